@@ -1,0 +1,279 @@
+"""Cards, suits and ranks: small values outside, plain ints and bitmasks inside.
+
+A card is an ``int`` from 0 to 23 (``suit * 6 + rank``), so a set of cards is a bitmask.
+:class:`Card` is an ``int`` subclass with a readable ``str`` (the contract's code) and a
+``repr`` you can paste back into Python.
+
+>>> Card.parse("qh")
+Card.parse('QH')
+>>> str(Card.parse("Q♥")), Card.parse("QH").points, Card.parse("QH").symbol
+('QH', 3, 'Q♥')
+>>> Card.parse("Herz Ober") == Card.parse("QH")
+True
+>>> cards_str(mask_of(parse_cards("AS TS")))
+'TS AS'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+
+__all__ = [
+    "Card",
+    "CARDS",
+    "PACK_MASKS",
+    "SUITS",
+    "CardParseError",
+    "Rank",
+    "Suit",
+    "card_points",
+    "cards_in",
+    "cards_str",
+    "full_pack",
+    "mask_of",
+    "parse_cards",
+    "POINTS",
+    "SUIT_MASKS",
+]
+
+
+class CardParseError(ValueError):
+    """A text that does not name a card (or a suit)."""
+
+
+class Suit(IntEnum):
+    """The four suits, in the contract's order C, D, H, S."""
+
+    C = 0
+    D = 1
+    H = 2
+    S = 3
+
+    @property
+    def letter(self) -> str:
+        """The contract's letter, e.g. ``H``."""
+        return self.name
+
+    @property
+    def symbol(self) -> str:
+        """The French suit symbol, e.g. ``♥``."""
+        return "♣♦♥♠"[self]
+
+    @property
+    def german(self) -> str:
+        """The German-suited name: Eichel, Schellen, Herz, Laub."""
+        return ("Eichel", "Schellen", "Herz", "Laub")[self]
+
+    @property
+    def english(self) -> str:
+        """The English name: clubs, diamonds, hearts, spades."""
+        return ("clubs", "diamonds", "hearts", "spades")[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Parse a suit letter, symbol, English or German name (any case).
+
+        >>> Suit.parse("h"), Suit.parse("♠"), Suit.parse("Schellen")
+        (<Suit.H: 2>, <Suit.S: 3>, <Suit.D: 1>)
+        """
+        key = text.strip().lower()
+        suit = _SUIT_NAMES.get(key)
+        if suit is None:
+            raise CardParseError(f"not a suit: {text!r} (use C, D, H or S)")
+        return suit
+
+
+class Rank(IntEnum):
+    """Ranks from low to high: 9 (Sixty-Six only), J, Q, K, T, A."""
+
+    NINE = 0
+    JACK = 1
+    QUEEN = 2
+    KING = 3
+    TEN = 4
+    ACE = 5
+
+    @property
+    def letter(self) -> str:
+        """The contract's letter, e.g. ``T`` for the ten."""
+        return "9JQKTA"[self]
+
+    @property
+    def points(self) -> int:
+        """Card points: 0, 2, 3, 4, 10, 11."""
+        return (0, 2, 3, 4, 10, 11)[self]
+
+    @property
+    def german(self) -> str:
+        """The German-suited name: Neuner, Unter, Ober, König, Zehner, Sau."""
+        return ("Neuner", "Unter", "Ober", "König", "Zehner", "Sau")[self]
+
+
+_SUIT_NAMES: dict[str, Suit] = {}
+for _s in Suit:
+    for _name in (_s.letter, _s.symbol, _s.german, _s.english, _s.english[:-1]):
+        _SUIT_NAMES[_name.lower()] = _s
+_SUIT_NAMES.update({"grün": Suit.S, "gruen": Suit.S, "♧": Suit.C, "♢": Suit.D, "♡": Suit.H, "♤": Suit.S})
+
+_RANK_NAMES: dict[str, Rank] = {}
+for _r in Rank:
+    _RANK_NAMES[_r.letter.lower()] = _r
+    _RANK_NAMES[_r.german.lower()] = _r
+_RANK_NAMES.update(
+    {
+        "10": Rank.TEN, "daus": Rank.ACE, "koenig": Rank.KING, "ace": Rank.ACE, "ten": Rank.TEN,
+        "king": Rank.KING, "queen": Rank.QUEEN, "jack": Rank.JACK, "nine": Rank.NINE,
+    }
+)
+
+#: Card points by card index (``POINTS[card]``).
+POINTS: tuple[int, ...] = tuple(Rank(i % 6).points for i in range(24))
+#: Bitmask of every card of a suit (Sixty-Six pack; Schnapsen never sets the nine bits).
+SUIT_MASKS: tuple[int, ...] = tuple(0b111111 << (6 * s) for s in range(4))
+
+
+class Card(int):
+    """One card; an ``int`` (its index) with the contract's code as ``str``.
+
+    >>> c = Card.of(Rank.TEN, Suit.C)
+    >>> c, int(c), c.rank, c.suit
+    (Card.parse('TC'), 4, <Rank.TEN: 4>, <Suit.C: 0>)
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def of(rank: Rank | int, suit: Suit | int) -> Card:
+        """The card of a rank and a suit."""
+        return CARDS[int(suit) * 6 + int(rank)]
+
+    @staticmethod
+    def from_index(index: int) -> Card:
+        """The card with this index (0..23)."""
+        return CARDS[index]
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Parse ``QH``, ``qh``, ``Q♥``, ``10H`` or a German name such as ``Herz Ober``.
+
+        >>> Card.parse("9d"), Card.parse("Laub Sau")
+        (Card.parse('9D'), Card.parse('AS'))
+        >>> Card.parse("XH")
+        Traceback (most recent call last):
+        ...
+        bummerl.cards.CardParseError: not a card: 'XH' (a card is a rank 9 J Q K T A then a suit C D H S, e.g. QH)
+        """
+        raw = text.strip()
+        card = _CODES.get(raw.upper())
+        if card is not None:
+            return card
+        key = raw.lower()
+        parts = key.replace("-", " ").split()
+        if len(parts) == 2:
+            a, b = parts
+            if a in _SUIT_NAMES and b in _RANK_NAMES:
+                return Card.of(_RANK_NAMES[b], _SUIT_NAMES[a])
+            if a in _RANK_NAMES and b in _SUIT_NAMES:
+                return Card.of(_RANK_NAMES[a], _SUIT_NAMES[b])
+        elif len(key) >= 2 and key[:-1] in _RANK_NAMES and key[-1] in _SUIT_NAMES:
+            return Card.of(_RANK_NAMES[key[:-1]], _SUIT_NAMES[key[-1]])
+        raise CardParseError(
+            f"not a card: {text!r} (a card is a rank 9 J Q K T A then a suit C D H S, e.g. QH)"
+        )
+
+    @property
+    def suit(self) -> Suit:
+        """The card's suit."""
+        return Suit(self // 6)
+
+    @property
+    def rank(self) -> Rank:
+        """The card's rank."""
+        return Rank(self % 6)
+
+    @property
+    def points(self) -> int:
+        """The card points it is worth in a trick."""
+        return POINTS[self]
+
+    @property
+    def bit(self) -> int:
+        """The card as a one-bit mask."""
+        return 1 << self
+
+    @property
+    def symbol(self) -> str:
+        """French form with a suit symbol, e.g. ``Q♥``."""
+        return self.rank.letter + self.suit.symbol
+
+    @property
+    def german(self) -> str:
+        """German-suited name, e.g. ``Herz Ober``."""
+        return f"{self.suit.german} {self.rank.german}"
+
+    def __str__(self) -> str:
+        return _NAMES[self]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({_NAMES[self]!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Card.from_index, (int(self),))
+
+
+_NAMES: tuple[str, ...] = tuple("9JQKTA"[i % 6] + "CDHS"[i // 6] for i in range(24))
+CARDS: tuple[Card, ...] = tuple(int.__new__(Card, i) for i in range(24))
+_CODES: dict[str, Card] = {name: CARDS[i] for i, name in enumerate(_NAMES)}
+_CODES.update({name.replace("T", "10"): CARDS[i] for i, name in enumerate(_NAMES) if name[0] == "T"})
+
+
+SUITS: tuple[Suit, ...] = tuple(Suit)
+_PACKS: tuple[tuple[Card, ...], tuple[Card, ...]] = (tuple(c for c in CARDS if c % 6), CARDS)
+#: Bitmask of the full pack: ``PACK_MASKS[sixty_six]``.
+PACK_MASKS: tuple[int, int] = (sum(1 << c for c in _PACKS[0]), (1 << 24) - 1)
+
+
+def full_pack(sixty_six: bool = False) -> list[Card]:
+    """The pack in index order: 20 cards for Schnapsen, 24 with the nines for Sixty-Six.
+
+    >>> len(full_pack()), len(full_pack(sixty_six=True))
+    (20, 24)
+    """
+    return list(_PACKS[sixty_six])
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse several cards from a space- or comma-separated text or from a list of codes.
+
+    >>> parse_cards("QH, KH AS")
+    [Card.parse('QH'), Card.parse('KH'), Card.parse('AS')]
+    """
+    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [Card.parse(item) for item in items]
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bitmask holding these cards."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def cards_in(mask: int) -> Iterator[Card]:
+    """The cards of a bitmask, lowest index first."""
+    while mask:
+        low = mask & -mask
+        yield CARDS[low.bit_length() - 1]
+        mask ^= low
+
+
+def card_points(mask: int) -> int:
+    """The card points of all cards in a bitmask."""
+    return sum(POINTS[c] for c in cards_in(mask))
+
+
+def cards_str(mask: int) -> str:
+    """The cards of a bitmask as text, e.g. ``'QH KH'``."""
+    return " ".join(_NAMES[c] for c in cards_in(mask))

@@ -1,0 +1,22 @@
+"""The Typer application every ``bummerl`` subcommand registers on, and the shared error exit."""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+import typer
+
+app = typer.Typer(
+    name="bummerl",
+    help="Schnapsen and Sixty-Six: play, replay, solve, analyse and pit bots against each other.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print a one-line error on standard error and exit (no traceback)."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)

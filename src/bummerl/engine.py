@@ -1,0 +1,680 @@
+"""The referee: one deal of Schnapsen or Sixty-Six as a state machine (rules.md sections 2-4).
+
+This is the only place where the rules are written. Everything else asks a :class:`Deal`.
+
+>>> from bummerl import Deal, Rules
+>>> deal = Deal.from_deck(Rules.preset("standard"), "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC AC JS TS QD", dealer=1)
+>>> deal.to_move, str(deal.trump_card), deal.talon_size
+(0, 'AH', 10)
+>>> [str(a) for a in deal.legal_actions()]
+['play QH', 'play TC', 'play AS', 'play KS', 'play TD', 'close']
+>>> deal.apply("play AS"); deal.apply("play QS"); deal.tricks, deal.points
+((1, 0), (14, 0))
+>>> deal.apply("claim"); deal.outcome
+Outcome(winner=1, game_points=3, reason='false_claim')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+from typing import NamedTuple, cast
+
+from bummerl.actions import (
+    ACTIONS,
+    CLAIM,
+    CLAIM_CODE,
+    CLOSE,
+    CLOSE_CODE,
+    EXCHANGE,
+    EXCHANGE_CODE,
+    MARRY_CODE,
+    PASS,
+    PASS_CODE,
+    Action,
+    ActionParseError,
+)
+from bummerl.cards import (
+    CARDS,
+    PACK_MASKS,
+    POINTS,
+    SUIT_MASKS,
+    Card,
+    CardParseError,
+    full_pack,
+    mask_of,
+    parse_cards,
+)
+from bummerl.rules import Rules
+
+__all__ = ["Deal", "DeckError", "IllegalActionError", "Outcome", "Trick", "game_point_table"]
+
+NINE, JACK, QUEEN, KING = 0, 1, 2, 3
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow in this position (or after the deal is over)."""
+
+
+class DeckError(ValueError):
+    """A deck order that is not exactly one full pack."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a deal ended: the winner (None for a Sixty-Six draw), game points and the reason.
+
+    Reasons: ``claim`` (a correct claim, by hand or automatic), ``false_claim``, ``closer_failed`` (all
+    cards played after closing), ``last_trick`` (Schnapsen, talon exhausted), ``more_points`` and
+    ``draw`` (Sixty-Six, talon exhausted).
+    """
+
+    winner: int | None
+    game_points: int
+    reason: str
+
+    def to_json(self) -> dict[str, object]:
+        """The contract's ``result`` object."""
+        return {"winner": self.winner, "game_points": self.game_points, "reason": self.reason}
+
+
+class Trick(NamedTuple):
+    """One finished trick: who led, the two cards, who won."""
+
+    leader: int
+    lead: Card
+    follow: Card
+    winner: int
+
+
+def game_point_table(loser_tricks: int, loser_points: int) -> int:
+    """The game-point table of rules.md 4.2: 3 if the loser has no trick, 2 under 33 points, else 1.
+
+    >>> game_point_table(0, 0), game_point_table(2, 32), game_point_table(2, 33)
+    (3, 2, 1)
+    """
+    if loser_tricks == 0:
+        return 3
+    return 2 if loser_points < 33 else 1
+
+
+def _higher_masks() -> tuple[int, ...]:
+    out = []
+    for c in range(24):
+        suit_base = (c // 6) * 6
+        out.append(sum(1 << x for x in range(c + 1, suit_base + 6)))
+    return tuple(out)
+
+
+#: HIGHER[c]: the cards of c's suit that beat c.
+HIGHER: tuple[int, ...] = _higher_masks()
+_PLAY_TUPLES: dict[int, tuple[Action, ...]] = {}
+
+
+def _plays(mask: int) -> tuple[Action, ...]:
+    """The play actions for every card of a mask (cached; hands are few)."""
+    found = _PLAY_TUPLES.get(mask)
+    if found is None:
+        acts = []
+        m = mask
+        while m:
+            low = m & -m
+            acts.append(ACTIONS[low.bit_length() - 1])
+            m ^= low
+        found = _PLAY_TUPLES[mask] = tuple(acts)
+    return found
+
+
+_STATE_FIELDS = (
+    "hands", "drawn", "talon_size", "trump_card", "closed_by", "close_snapshot", "leader", "to_move",
+    "lead", "claim_ok", "married", "tricks_won", "card_points", "marriage_points", "pending",
+    "bonus", "trick_log", "marriages", "exchanged", "ending", "outcome",
+)
+
+
+class Deal:
+    """One deal as a state machine: :meth:`legal_actions`, :meth:`apply`, :meth:`push`/:meth:`pop`.
+
+    Players are 0 and 1. Build one with :meth:`from_deck` or :meth:`random`.
+    """
+
+    __slots__ = (
+        "rules", "deck", "dealer", "stock", "trump", "history", "_undo", "_sixty_six", "_auto",
+        *_STATE_FIELDS,
+    )
+
+    rules: Rules
+    deck: tuple[Card, ...]
+    dealer: int
+    stock: tuple[int, ...]
+    trump: int
+    history: list[Action]
+    hands: list[int]
+    drawn: int
+    talon_size: int
+    trump_card: int
+    closed_by: int
+    close_snapshot: tuple[int, int]
+    leader: int
+    to_move: int
+    lead: int
+    claim_ok: bool
+    married: int
+    tricks_won: list[int]
+    card_points: list[int]
+    marriage_points: list[int]
+    pending: list[int]
+    bonus: list[int]
+    trick_log: tuple[Trick, ...]
+    marriages: tuple[tuple[int, int], ...]
+    exchanged: tuple[int, Card, Card] | None
+    ending: bool
+    outcome: Outcome | None
+
+    def __init__(self, rules: Rules, deck: list[int] | tuple[int, ...], dealer: int = 1) -> None:
+        """A fresh deal: ``deck[0]`` is the top card (rules.md section 2). Raises :class:`DeckError`."""
+        if dealer not in (0, 1):
+            raise DeckError(f"dealer must be 0 or 1, not {dealer!r}")
+        if len(deck) != rules.pack_size or mask_of(deck) != PACK_MASKS[rules.sixty_six]:
+            pack = full_pack(rules.sixty_six)
+            names = " ".join(str(CARDS[c]) if isinstance(c, int) and 0 <= c < 24 else repr(c) for c in deck)
+            missing = " ".join(str(c) for c in pack if c not in set(deck))
+            raise DeckError(
+                f"the deck is not a full {rules.game} pack of {len(pack)} cards "
+                f"(got {len(deck)}: {names}{'; missing ' + missing if missing else ''})"
+            )
+        self.rules = rules
+        self.deck = tuple(CARDS[c] for c in deck)
+        self.dealer = dealer
+        self._sixty_six = rules.sixty_six
+        self._auto = rules.auto_claim
+        second = 3 if rules.sixty_six else 2
+        forehand = 1 - dealer
+        hands = [0, 0]
+        for c in deck[0:3] + deck[7 : 7 + second]:
+            hands[forehand] |= 1 << c
+        for c in deck[3:6] + deck[7 + second : 7 + 2 * second]:
+            hands[dealer] |= 1 << c
+        self.hands = hands
+        self.stock = tuple(deck[7 + 2 * second :])
+        self.drawn = 0
+        self.trump_card = deck[6]
+        self.trump = deck[6] // 6
+        self.talon_size = len(self.stock) + 1
+        self.closed_by = -1
+        self.close_snapshot = (0, 0)
+        self.leader = self.to_move = forehand
+        self.lead = -1
+        self.claim_ok = False
+        self.married = -1
+        self.tricks_won = [0, 0]
+        self.card_points = [0, 0]
+        self.marriage_points = [0, 0]
+        self.pending = [0, 0]
+        self.bonus = [0, 0]
+        self.trick_log = ()
+        self.marriages = ()
+        self.exchanged = None
+        self.ending = False
+        self.outcome = None
+        self.history = []
+        self._undo: list[tuple[object, ...]] = []
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def from_deck(cls, rules: Rules, deck: str | list[str] | list[Card], dealer: int = 1) -> Deal:
+        """A deal from card codes (a string or a list). Raises :class:`DeckError` on a bad deck."""
+        try:
+            cards = parse_cards(deck) if isinstance(deck, str) or (deck and isinstance(deck[0], str)) else deck
+        except CardParseError as err:
+            raise DeckError(f"bad card in deck: {err}") from None
+        return cls(rules, [int(c) for c in cast("list[Card]", cards)], dealer)
+
+    @classmethod
+    def random(cls, rules: Rules, rng: Random | int | None = None, dealer: int = 1) -> Deal:
+        """A deal from a shuffled pack; pass a seed or a :class:`random.Random` to make it repeatable."""
+        if not isinstance(rng, Random):
+            rng = Random(rng)
+        deck = list(range(24)) if rules.sixty_six else [c for c in range(24) if c % 6]
+        rng.shuffle(deck)
+        return cls(rules, deck, dealer)
+
+    @classmethod
+    def from_state(
+        cls,
+        rules: Rules,
+        *,
+        hands: tuple[int, int],
+        talon: list[int] | tuple[int, ...] = (),
+        trump_card: int | None = None,
+        trump_suit: int | None = None,
+        leader: int = 0,
+        lead: int | None = None,
+        closed_by: int | None = None,
+        close_snapshot: tuple[int, int] = (0, 0),
+        tricks_won: tuple[int, int] = (0, 0),
+        card_points: tuple[int, int] = (0, 0),
+        marriage_points: tuple[int, int] = (0, 0),
+        pending: tuple[int, int] = (0, 0),
+        marriages: tuple[tuple[int, int], ...] = (),
+        exchanged: tuple[int, Card, Card] | None = None,
+        married: int = -1,
+        claim_ok: bool | None = None,
+        dealer: int | None = None,
+    ) -> Deal:
+        """A position set up directly (a puzzle, a sampled world), not reached from a deck.
+
+        ``hands`` are bitmasks; ``talon`` the face-down cards top first; ``trump_card`` the card under
+        the talon (None once drawn, then give ``trump_suit``); ``lead`` a card already led by ``leader``.
+        Points and tricks are given as totals; the cards not placed anywhere count as played.
+        Raises :class:`DeckError` when cards overlap or the counts cannot happen.
+
+        >>> from bummerl.cards import mask_of, parse_cards
+        >>> d = Deal.from_state(Rules.preset("standard"), hands=(mask_of(parse_cards("AS TS")),
+        ...     mask_of(parse_cards("KS QS"))), trump_suit=3, tricks_won=(4, 4), card_points=(60, 40))
+        >>> d.apply("play AS"); d.apply("play KS"); d.points
+        (75, 40)
+        """
+        placed = [hands[0], hands[1], mask_of(talon)]
+        if trump_card is not None:
+            placed.append(1 << trump_card)
+        if lead is not None:
+            placed.append(1 << lead)
+        total = 0
+        for m in placed:
+            if total & m:
+                raise DeckError("a card is placed twice in the position")
+            total |= m
+        if total & ~PACK_MASKS[rules.sixty_six]:
+            raise DeckError(f"a card that is not in the {rules.game} pack is placed in the position")
+        if trump_card is None and trump_suit is None:
+            raise DeckError("a position needs the trump card or, once it is drawn, the trump suit")
+        if trump_card is None and talon:
+            raise DeckError("a talon with face-down cards still has its trump card")
+        n0, n1 = hands[0].bit_count(), hands[1].bit_count()
+        if lead is not None:
+            n0, n1 = (n0 + 1, n1) if leader == 0 else (n0, n1 + 1)
+        if n0 != n1 or n0 > rules.hand_size:
+            raise DeckError(f"hand sizes do not fit the position ({hands[0].bit_count()} and {hands[1].bit_count()} cards)")
+        talon_size = len(talon) + 1 if trump_card is not None else 0
+        if talon_size % 2:
+            raise DeckError(f"a talon of {talon_size} cards cannot happen (it shrinks by two)")
+        if talon_size and closed_by is None and n0 != rules.hand_size:
+            raise DeckError("with the talon open both hands are full")
+        self = cls.__new__(cls)
+        self.rules = rules
+        self.dealer = dealer if dealer is not None else 1 - leader
+        self._sixty_six = rules.sixty_six
+        self._auto = rules.auto_claim
+        self.deck = ()
+        self.hands = [hands[0], hands[1]]
+        self.stock = tuple(talon)
+        self.drawn = 0
+        self.trump_card = trump_card if trump_card is not None else -1
+        self.trump = trump_card // 6 if trump_card is not None else int(cast(int, trump_suit))
+        self.talon_size = talon_size
+        self.closed_by = -1 if closed_by is None else closed_by
+        self.close_snapshot = close_snapshot
+        self.leader = leader
+        self.lead = -1 if lead is None else lead
+        self.to_move = leader if lead is None else 1 - leader
+        played_any = sum(tricks_won) > 0
+        self.claim_ok = (played_any and lead is None and married < 0) if claim_ok is None else claim_ok
+        self.married = married
+        self.tricks_won = list(tricks_won)
+        self.card_points = list(card_points)
+        self.marriage_points = list(marriage_points)
+        self.pending = list(pending)
+        self.bonus = [0, 0]
+        self.trick_log = ()
+        self.marriages = tuple(marriages)
+        self.exchanged = exchanged
+        self.ending = played_any and not (hands[0] | hands[1]) and lead is None
+        self.outcome = None
+        self.history = []
+        self._undo = []
+        return self
+
+    def copy(self) -> Deal:
+        """An independent copy (without the undo stack)."""
+        new = Deal.__new__(Deal)
+        for name in ("rules", "deck", "dealer", "stock", "trump", "_sixty_six", "_auto", *_STATE_FIELDS):
+            setattr(new, name, getattr(self, name))
+        for name in ("hands", "tricks_won", "card_points", "marriage_points", "pending", "bonus"):
+            setattr(new, name, list(getattr(self, name)))
+        new.history = list(self.history)
+        new._undo = []
+        return new
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def is_over(self) -> bool:
+        """True once the deal has an :class:`Outcome`."""
+        return self.outcome is not None
+
+    @property
+    def talon_open(self) -> bool:
+        """True while cards are drawn after each trick: not closed and not exhausted."""
+        return self.closed_by < 0 and self.talon_size > 0
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """Both players' points: card points + counted marriages (+ Sixty-Six's last-trick 10)."""
+        return (self._points(0), self._points(1))
+
+    @property
+    def tricks(self) -> tuple[int, int]:
+        """Tricks won by each player."""
+        return (self.tricks_won[0], self.tricks_won[1])
+
+    def _points(self, p: int) -> int:
+        return self.card_points[p] + self.marriage_points[p] + self.bonus[p]
+
+    def hand(self, player: int) -> list[Card]:
+        """A player's cards, lowest index first (the referee sees all; bots get a view)."""
+        mask = self.hands[player]
+        return [CARDS[c] for c in range(24) if mask >> c & 1]
+
+    @property
+    def talon(self) -> list[Card]:
+        """The face-down talon cards still to be drawn, top first (without the face-up trump)."""
+        return [CARDS[c] for c in self.stock[self.drawn :]] if self.talon_size else []
+
+    @property
+    def lead_card(self) -> Card | None:
+        """The card led to the trick in progress, if any."""
+        return CARDS[self.lead] if self.lead >= 0 else None
+
+    @property
+    def trump_suit(self) -> int:
+        """The trump suit (as an int; ``Suit(deal.trump_suit)`` for the value)."""
+        return self.trump
+
+    def _play_mask(self) -> int:
+        """Cards the player to move may play now."""
+        hand = self.hands[self.to_move]
+        lead = self.lead
+        if lead < 0:
+            if self.married >= 0:
+                base = self.married * 6
+                if self.rules.marriage_leads_king:
+                    return 1 << (base + KING)
+                return (1 << (base + KING)) | (1 << (base + QUEEN))
+            return hand
+        if self.closed_by < 0 and self.talon_size > 0:
+            return hand
+        suit = SUIT_MASKS[lead // 6]
+        m = hand & HIGHER[lead]
+        if m:
+            return m
+        m = hand & suit
+        if m:
+            return m
+        m = hand & SUIT_MASKS[self.trump]
+        return m if m else hand
+
+    def _can_claim(self) -> bool:
+        return not self._auto and (self.claim_ok or self.married >= 0 or self.ending)
+
+    def _can_exchange(self) -> bool:
+        rules = self.rules
+        p = self.to_move
+        return (
+            self.lead < 0
+            and self.married < 0
+            and self.closed_by < 0
+            and self.talon_size > 0
+            and (self.talon_size > 2 or rules.exchange_with_two_left)
+            and bool(self.hands[p] >> (self.trump * 6 + (NINE if self._sixty_six else JACK)) & 1)
+            and (self.tricks_won[p] > 0 or not rules.exchange_needs_trick)
+        )
+
+    def _can_close(self) -> bool:
+        rules = self.rules
+        return (
+            self.lead < 0
+            and self.married < 0
+            and rules.allow_close
+            and self.closed_by < 0
+            and self.talon_size > 0
+            and (self.talon_size > 2 or rules.close_with_two_left)
+        )
+
+    def _can_marry(self, suit: int) -> bool:
+        p = self.to_move
+        pair = (1 << (suit * 6 + KING)) | (1 << (suit * 6 + QUEEN))
+        return (
+            self.lead < 0
+            and self.married < 0
+            and self.hands[p] & pair == pair
+            and (self.tricks_won[p] > 0 or not self.rules.marriage_needs_trick)
+            and (not self._sixty_six or (self.closed_by < 0 and self.talon_size > 0))
+        )
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action for the player to move (empty once the deal is over)."""
+        if self.outcome is not None:
+            return ()
+        if self.ending:
+            return (CLAIM, PASS)
+        plays = _plays(self._play_mask())
+        if self.lead >= 0:
+            return plays
+        extra: list[Action] = []
+        if self._can_claim():
+            extra.append(CLAIM)
+        if self.married < 0:
+            if self._can_exchange():
+                extra.append(EXCHANGE)
+            if self._can_close():
+                extra.append(CLOSE)
+            hand = self.hands[self.to_move]
+            for s in range(4):
+                if hand >> (s * 6 + KING) & hand >> (s * 6 + QUEEN) & 1 and self._can_marry(s):
+                    extra.append(ACTIONS[MARRY_CODE + s])
+        return plays + tuple(extra) if extra else plays
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether an action is legal now."""
+        if self.outcome is not None:
+            return False
+        code = action.code
+        if self.ending:
+            return code in (CLAIM_CODE, PASS_CODE)
+        if code < 24:
+            return bool(self._play_mask() >> code & 1)
+        if code == CLAIM_CODE:
+            return self.lead < 0 and self._can_claim()
+        if code == EXCHANGE_CODE:
+            return self._can_exchange()
+        if code == CLOSE_CODE:
+            return self._can_close()
+        if code >= MARRY_CODE:
+            return self._can_marry(code - MARRY_CODE)
+        return False
+
+    # ----------------------------------------------------------------- actions
+
+    def apply(self, action: Action | str) -> None:
+        """Apply a legal action (an :class:`Action` or its string); illegal ones raise IllegalActionError."""
+        if not isinstance(action, Action):
+            try:
+                action = Action.parse(action)
+            except ActionParseError as err:
+                raise IllegalActionError(str(err)) from None
+        if not self.is_legal(action):
+            raise IllegalActionError(self._why_illegal(action))
+        self.history.append(action)
+        code = action.code
+        if code < 24:
+            self._play(code)
+        elif code == CLAIM_CODE:
+            self.outcome = self._claim_outcome(self.to_move)
+        elif code == PASS_CODE:
+            self.outcome = self._all_played_outcome()
+        elif code == EXCHANGE_CODE:
+            self._exchange()
+        elif code == CLOSE_CODE:
+            self._close()
+        else:
+            self._marry(code - MARRY_CODE)
+
+    def push(self, action: Action | str) -> None:
+        """Apply an action so that :meth:`pop` can take it back."""
+        saved = tuple(getattr(self, f) for f in _STATE_FIELDS)
+        self.apply(action)
+        self._undo.append(saved)
+
+    def pop(self) -> Action:
+        """Take back the last action applied with :meth:`push`."""
+        saved = self._undo.pop()
+        for name, value in zip(_STATE_FIELDS, saved, strict=True):
+            setattr(self, name, value)
+        return self.history.pop()
+
+    def _play(self, card: int) -> None:
+        p = self.to_move
+        self.hands[p] ^= 1 << card
+        self.claim_ok = False
+        if self.lead < 0:
+            self.lead = card
+            self.married = -1
+            self.to_move = 1 - p
+            return
+        lead = self.lead
+        leader = self.leader
+        if card // 6 == lead // 6:
+            winner = p if card > lead else leader
+        else:
+            winner = p if card // 6 == self.trump else leader
+        self.tricks_won[winner] += 1
+        self.card_points[winner] += POINTS[lead] + POINTS[card]
+        if self.pending[winner]:
+            self.marriage_points[winner] += self.pending[winner]
+            self.pending[winner] = 0
+        self.trick_log = (*self.trick_log, Trick(leader, CARDS[lead], CARDS[card], winner))
+        self.lead = -1
+        self.leader = self.to_move = winner
+        last = not (self.hands[0] | self.hands[1])
+        if last and self._sixty_six and self.closed_by < 0:
+            self.bonus[winner] = 10
+        if self.closed_by < 0 and self.talon_size > 0:
+            self._draw(winner)
+            last = False
+        if self._auto:
+            if self._points(winner) >= 66:
+                self.outcome = self._claim_outcome(winner)
+            elif last:
+                self.outcome = self._all_played_outcome()
+        elif last:
+            self.ending = True
+        else:
+            self.claim_ok = True
+
+    def _draw(self, winner: int) -> None:
+        d = self.drawn
+        self.hands[winner] |= 1 << self.stock[d]
+        if self.talon_size == 2:
+            self.hands[1 - winner] |= 1 << self.trump_card
+            self.talon_size = 0
+        else:
+            self.hands[1 - winner] |= 1 << self.stock[d + 1]
+            self.talon_size -= 2
+        self.drawn = d + 2
+
+    def _exchange(self) -> None:
+        p = self.to_move
+        low = self.trump * 6 + (NINE if self._sixty_six else JACK)
+        self.exchanged = (p, CARDS[low], CARDS[self.trump_card])
+        self.hands[p] ^= (1 << low) | (1 << self.trump_card)
+        self.trump_card = low
+        self.claim_ok = False
+
+    def _close(self) -> None:
+        p = self.to_move
+        o = 1 - p
+        self.closed_by = p
+        self.close_snapshot = (self.tricks_won[o], self._points(o))
+        self.claim_ok = False
+
+    def _marry(self, suit: int) -> None:
+        p = self.to_move
+        value = 40 if suit == self.trump else 20
+        self.marriages = (*self.marriages, (p, suit))
+        if self.rules.marriage_scoring == "trick" and self.tricks_won[p] > 0:
+            self.marriage_points[p] += value
+        else:
+            self.pending[p] += value
+        self.married = suit
+        self.claim_ok = False
+        if self._auto and self._points(p) >= 66:
+            self.outcome = self._claim_outcome(p)
+
+    # ----------------------------------------------------------------- scoring
+
+    def _claim_outcome(self, p: int) -> Outcome:
+        """rules.md 4.2: the outcome of a claim by player p now."""
+        o = 1 - p
+        closer = self.closed_by
+        snap_tricks, snap_points = self.close_snapshot
+        if self._points(p) >= 66:
+            if closer < 0:
+                gp = game_point_table(self.tricks_won[o], self._points(o))
+            elif closer == p:
+                if self.rules.closing_scoring == "viennese":
+                    gp = game_point_table(snap_tricks, snap_points)
+                else:
+                    gp = game_point_table(self.tricks_won[o], self._points(o))
+            else:
+                gp = 3 if snap_tricks == 0 else 2
+            return Outcome(p, gp, "claim")
+        if closer == p:
+            gp = 3 if snap_tricks == 0 else 2
+        elif self.rules.false_claim == "fixed":
+            gp = 3 if self.tricks_won[o] == 0 else 2
+        else:
+            gp = game_point_table(self.tricks_won[o], self._points(o))
+        return Outcome(o, gp, "false_claim")
+
+    def _all_played_outcome(self) -> Outcome:
+        """rules.md 4.4: every card played and no (correct) claim."""
+        if self.closed_by >= 0:
+            other = 1 - self.closed_by
+            return Outcome(other, 3 if self.close_snapshot[0] == 0 else 2, "closer_failed")
+        last_winner = self.leader
+        if not self._sixty_six:
+            return Outcome(last_winner, 1, "last_trick")
+        a, b = self._points(0), self._points(1)
+        if a == b:
+            return Outcome(None, 0, "draw")
+        w = 0 if a > b else 1
+        return Outcome(w, game_point_table(self.tricks_won[1 - w], self._points(1 - w)), "more_points")
+
+    # ----------------------------------------------------------------- messages
+
+    def _why_illegal(self, action: Action) -> str:
+        who = f"player {self.to_move}"
+        if self.outcome is not None:
+            return f"{action} is not legal: the deal is over"
+        legal = ", ".join(sorted(str(a) for a in self.legal_actions()))
+        reason = ""
+        if action.kind == "play" and action.card is not None:
+            if not self.hands[self.to_move] >> action.code & 1:
+                reason = f"{who} does not hold {action.card}"
+            elif self.married >= 0:
+                reason = "after a marriage its king or queen must be led"
+            elif self.lead >= 0:
+                reason = f"the talon is closed or exhausted: {who} must follow the lead {CARDS[self.lead]} as 3.2 says"
+        elif action.kind == "claim":
+            reason = "claims are automatic under these rules" if self._auto else "only the winner of the previous trick may claim, as the first action of the turn or after a marriage"
+        elif action.kind == "pass":
+            reason = "pass is only legal after the last trick"
+        elif self.lead >= 0:
+            reason = f"{who} must follow the lead {CARDS[self.lead]}"
+        return f"{action} is not legal{': ' + reason if reason else ''} (legal: {legal})"
+
+    def __repr__(self) -> str:
+        deck = " ".join(str(c) for c in self.deck)
+        return f"<Deal {self.rules.describe()} dealer={self.dealer} deck={deck!r} actions={len(self.history)}>"

@@ -1,0 +1,172 @@
+"""The rule flags of the contract (rules.md section 8) as one immutable value, and the six presets.
+
+>>> Rules.preset("standard").marriage_needs_trick
+True
+>>> r = Rules.preset("standard").replace(false_claim="mirror")
+>>> r.false_claim, r.to_json()
+('mirror', {'preset': 'standard', 'false_claim': 'mirror'})
+>>> Rules.from_json({"preset": "sharp", "open_tricks": "yes"}).open_tricks
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+__all__ = ["PRESETS", "Rules", "RulesError", "FLAG_NAMES"]
+
+Game = Literal["schnapsen", "sixty-six"]
+
+
+class RulesError(ValueError):
+    """An unknown preset, an unknown flag or a flag value it cannot take."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every flag of the rules contract. Build one with :meth:`preset` and :meth:`replace`."""
+
+    game: Game = "schnapsen"
+    allow_close: bool = True
+    close_with_two_left: bool = False
+    exchange_with_two_left: bool = True
+    exchange_needs_trick: bool = False
+    marriage_needs_trick: bool = True
+    marriage_leads_king: bool = False
+    marriage_scoring: Literal["trick", "next_trick"] = "trick"
+    auto_claim: bool = False
+    closing_scoring: Literal["viennese", "tournament"] = "viennese"
+    false_claim: Literal["fixed", "mirror"] = "fixed"
+    open_tricks: bool = True
+    #: The preset these rules were built from (used to write records compactly).
+    base: str = dataclasses.field(default="standard", compare=False)
+
+    def __post_init__(self) -> None:
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise RulesError(f"rule flag {name} cannot be {value!r} (choose from {', '.join(map(str, allowed))})")
+        for name in _BOOL_FLAGS:
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"rule flag {name} must be true or false, not {getattr(self, name)!r}")
+
+    @property
+    def sixty_six(self) -> bool:
+        """True for Sixty-Six (24 cards, hands of 6), False for Schnapsen."""
+        return self.game == "sixty-six"
+
+    @property
+    def hand_size(self) -> int:
+        """Cards in a full hand: 5 or 6."""
+        return 6 if self.sixty_six else 5
+
+    @property
+    def pack_size(self) -> int:
+        """Cards in the pack: 20 or 24."""
+        return 24 if self.sixty_six else 20
+
+    @staticmethod
+    def preset(name: str) -> Rules:
+        """One of the presets: standard, soft, sharp, tompa, vu, sixty-six."""
+        try:
+            return PRESETS[name.strip().lower()]
+        except KeyError:
+            raise RulesError(f"unknown rules preset {name!r} (choose from {', '.join(PRESETS)})") from None
+
+    def replace(self, **flags: Any) -> Rules:
+        """A copy with some flags changed; values may be bools, ``"yes"``/``"no"`` or the flag's words."""
+        unknown = [k for k in flags if k not in FLAG_NAMES]
+        if unknown:
+            raise RulesError(f"unknown rule flag {unknown[0]!r} (flags: {', '.join(FLAG_NAMES)})")
+        return dataclasses.replace(self, **{k: _coerce(k, v) for k, v in flags.items()})
+
+    def overrides(self) -> dict[str, Any]:
+        """The flags that differ from this value's base preset."""
+        base = PRESETS[self.base]
+        return {k: getattr(self, k) for k in FLAG_NAMES if getattr(self, k) != getattr(base, k)}
+
+    def to_json(self) -> str | dict[str, Any]:
+        """The contract's form: a preset name, or ``{"preset": name, flag: value, ...}``."""
+        over = self.overrides()
+        return {"preset": self.base, **over} if over else self.base
+
+    @staticmethod
+    def from_json(value: Any) -> Rules:
+        """Read the contract's form: a preset name or an object naming a preset and overriding flags."""
+        if isinstance(value, str):
+            return Rules.preset(value)
+        if isinstance(value, dict):
+            body = dict(value)
+            name = body.pop("preset", "standard")
+            if not isinstance(name, str):
+                raise RulesError(f"rules preset must be a name, not {name!r}")
+            return Rules.preset(name).replace(**body)
+        if value is None:
+            return Rules.preset("standard")
+        raise RulesError(f"rules must be a preset name or an object, not {value!r}")
+
+    def describe(self) -> str:
+        """A one-line human description, e.g. ``standard (false_claim=mirror)``."""
+        over = self.overrides()
+        extra = ", ".join(f"{k}={_word(v)}" for k, v in over.items())
+        return f"{self.base} ({extra})" if extra else self.base
+
+
+FLAG_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.name != "base")
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "game": ("schnapsen", "sixty-six"),
+    "marriage_scoring": ("trick", "next_trick"),
+    "closing_scoring": ("viennese", "tournament"),
+    "false_claim": ("fixed", "mirror"),
+}
+_BOOL_FLAGS: tuple[str, ...] = tuple(n for n in FLAG_NAMES if n not in _CHOICES)
+_TRUE = {"yes", "true", "on", "1"}
+_FALSE = {"no", "false", "off", "0"}
+
+
+def _coerce(name: str, value: Any) -> Any:
+    if name in _BOOL_FLAGS and isinstance(value, str):
+        low = value.strip().lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise RulesError(f"rule flag {name} must be yes or no, not {value!r}")
+    if name in _CHOICES and isinstance(value, str):
+        value = value.strip().lower().replace("66", "sixty-six") if name == "game" else value.strip().lower()
+    return value
+
+
+def _word(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _make_presets() -> dict[str, Rules]:
+    std = Rules(base="standard")
+    return {
+        "standard": std,
+        "soft": dataclasses.replace(std, base="soft", close_with_two_left=True, marriage_needs_trick=False),
+        "sharp": dataclasses.replace(
+            std, base="sharp", exchange_with_two_left=False, exchange_needs_trick=True,
+            marriage_leads_king=True, open_tricks=False,
+        ),
+        "tompa": dataclasses.replace(
+            std, base="tompa", close_with_two_left=True, marriage_needs_trick=False, auto_claim=True
+        ),
+        "vu": dataclasses.replace(
+            std, base="vu", allow_close=False, marriage_needs_trick=False, marriage_leads_king=True,
+            marriage_scoring="next_trick", auto_claim=True,
+        ),
+        "sixty-six": dataclasses.replace(
+            std, base="sixty-six", game="sixty-six", close_with_two_left=True, marriage_needs_trick=False,
+            auto_claim=True,
+        ),
+    }
+
+
+#: The named presets of the contract, by name.
+PRESETS: dict[str, Rules] = _make_presets()

@@ -1,0 +1,158 @@
+"""What one seat may know (rules.md section 6): the only thing bots and front ends are given.
+
+A :class:`View` is a snapshot made by :meth:`View.of`. It holds no reference to the deal, so a bot
+cannot reach a hidden card through it.
+
+>>> from bummerl import Deal, Rules
+>>> deal = Deal.random(Rules.preset("standard"), 7)
+>>> view = View.of(deal, 0)
+>>> len(view.hand), view.talon_size, view.opponent_hand_size
+(5, 10, 5)
+"""
+
+from __future__ import annotations
+
+from bummerl.actions import Action
+from bummerl.cards import CARDS, PACK_MASKS, SUIT_MASKS, SUITS, Card, Suit, cards_in
+from bummerl.engine import Deal, Outcome, Trick
+from bummerl.rules import Rules
+
+__all__ = ["View"]
+
+
+class View:
+    """One seat's information set, as a player with perfect memory holds it."""
+
+    __slots__ = (
+        "rules", "seat", "dealer", "to_move", "legal_actions", "hand_mask", "trump_suit", "trump_card",
+        "talon_size", "bottom_card", "closed_by", "close_snapshot", "lead_card", "tricks", "marriages", "exchanged",
+        "points", "tricks_won", "pending", "married", "outcome", "history_length", "opponent_hand_size",
+    )
+
+    rules: Rules
+    seat: int
+    dealer: int
+    to_move: int
+    #: The legal actions when this seat is to move, else empty.
+    legal_actions: tuple[Action, ...]
+    hand_mask: int
+    trump_suit: Suit
+    #: The trump card lying face up under the talon, or None once closed or drawn.
+    trump_card: Card | None
+    talon_size: int
+    #: The trump card under the talon, face up or (after closing) turned down; None once drawn.
+    bottom_card: Card | None
+    closed_by: int
+    #: The non-closer's (tricks, points) when the talon was closed.
+    close_snapshot: tuple[int, int]
+    lead_card: Card | None
+    tricks: tuple[Trick, ...]
+    #: Every marriage declared: (player, suit).
+    marriages: tuple[tuple[int, int], ...]
+    #: (player, jack or nine given, trump card taken), once someone exchanged.
+    exchanged: tuple[int, Card, Card] | None
+    points: tuple[int, int]
+    tricks_won: tuple[int, int]
+    #: Marriage points declared but not yet counted, per player.
+    pending: tuple[int, int]
+    #: The suit of the marriage declared in this lead, or -1.
+    married: int
+    outcome: Outcome | None
+    history_length: int
+    opponent_hand_size: int
+
+    @staticmethod
+    def of(deal: Deal, seat: int) -> View:
+        """The view of ``seat`` (0 or 1) of a deal."""
+        v = View.__new__(View)
+        v.rules = deal.rules
+        v.seat = seat
+        v.dealer = deal.dealer
+        v.to_move = deal.to_move
+        v.legal_actions = deal.legal_actions() if deal.to_move == seat else ()
+        v.hand_mask = deal.hands[seat]
+        v.trump_suit = SUITS[deal.trump]
+        talon_open = deal.closed_by < 0 and deal.talon_size > 0
+        v.trump_card = CARDS[deal.trump_card] if talon_open else None
+        v.talon_size = deal.talon_size
+        v.bottom_card = CARDS[deal.trump_card] if deal.talon_size else None
+        v.closed_by = deal.closed_by
+        v.close_snapshot = deal.close_snapshot
+        v.lead_card = CARDS[deal.lead] if deal.lead >= 0 else None
+        v.tricks = deal.trick_log
+        v.marriages = deal.marriages
+        v.exchanged = deal.exchanged
+        v.points = (deal.card_points[0] + deal.marriage_points[0] + deal.bonus[0],
+                    deal.card_points[1] + deal.marriage_points[1] + deal.bonus[1])
+        v.tricks_won = (deal.tricks_won[0], deal.tricks_won[1])
+        v.pending = (deal.pending[0], deal.pending[1])
+        v.married = deal.married
+        v.outcome = deal.outcome
+        v.history_length = len(deal.history)
+        v.opponent_hand_size = (deal.hands[1 - seat]).bit_count()
+        return v
+
+    @property
+    def hand(self) -> list[Card]:
+        """This seat's cards, lowest index first."""
+        return list(cards_in(self.hand_mask))
+
+    @property
+    def opponent(self) -> int:
+        """The other seat."""
+        return 1 - self.seat
+
+    @property
+    def talon_open(self) -> bool:
+        """True while players draw after each trick."""
+        return self.closed_by < 0 and self.talon_size > 0
+
+    @property
+    def turned_down_trump(self) -> Card | None:
+        """The trump card turned face down by closing (known to both), else None."""
+        return self.bottom_card if self.closed_by >= 0 else None
+
+    @property
+    def played_mask(self) -> int:
+        """Every card played to a trick, including the current lead."""
+        mask = 0
+        for t in self.tricks:
+            mask |= (1 << t.lead) | (1 << t.follow)
+        if self.lead_card is not None:
+            mask |= 1 << self.lead_card
+        return mask
+
+    @property
+    def opponent_known_mask(self) -> int:
+        """Cards known to be in the opponent's hand: shown marriage partners and a trump card taken by
+        exchange, not yet played."""
+        opp = 1 - self.seat
+        known = 0
+        for player, suit in self.marriages:
+            if player == opp:
+                known |= (1 << (suit * 6 + 2)) | (1 << (suit * 6 + 3))
+        if self.exchanged is not None and self.exchanged[0] == opp:
+            known |= 1 << self.exchanged[2]
+        return known & ~self.played_mask & ~self.hand_mask
+
+    @property
+    def unseen_mask(self) -> int:
+        """Cards whose place this seat does not know: in the opponent's hand or face down in the talon."""
+        pack = PACK_MASKS[self.rules.sixty_six]
+        seen = self.hand_mask | self.played_mask | self.opponent_known_mask
+        if self.trump_card is not None:
+            seen |= 1 << self.trump_card
+        down = self.turned_down_trump
+        if down is not None:
+            seen |= 1 << down
+        return pack & ~seen
+
+    @property
+    def is_over(self) -> bool:
+        """True once the deal has an outcome."""
+        return self.outcome is not None
+
+    def suit_cards(self, suit: Suit | int) -> list[Card]:
+        """This seat's cards of one suit."""
+        return list(cards_in(self.hand_mask & SUIT_MASKS[int(suit)]))
+
