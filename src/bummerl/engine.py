@@ -4,10 +4,10 @@ This is the only place where the rules are written. Everything else asks a :clas
 
 >>> from bummerl import Deal, Rules
 >>> deal = Deal.from_deck(Rules.preset("standard"), "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC AC JS TS QD", dealer=1)
->>> deal.to_move, str(deal.trump_card), deal.talon_size
+>>> deal.to_move, str(deal.face_up_trump), deal.talon_size
 (0, 'AH', 10)
->>> [str(a) for a in deal.legal_actions()]
-['play QH', 'play TC', 'play AS', 'play KS', 'play TD', 'close']
+>>> sorted(str(a) for a in deal.legal_actions())
+['close', 'play AS', 'play KS', 'play QH', 'play TC', 'play TD']
 >>> deal.apply("play AS"); deal.apply("play QS"); deal.tricks, deal.points
 ((1, 0), (14, 0))
 >>> deal.apply("claim"); deal.outcome
@@ -381,6 +381,11 @@ class Deal:
     def talon(self) -> list[Card]:
         """The face-down talon cards still to be drawn, top first (without the face-up trump)."""
         return [CARDS[c] for c in self.stock[self.drawn :]] if self.talon_size else []
+
+    @property
+    def face_up_trump(self) -> Card | None:
+        """The trump card lying face up under the open talon, else None."""
+        return CARDS[self.trump_card] if self.closed_by < 0 and self.talon_size > 0 else None
 
     @property
     def lead_card(self) -> Card | None:

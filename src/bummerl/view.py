@@ -26,7 +26,7 @@ class View:
     __slots__ = (
         "rules", "seat", "dealer", "to_move", "legal_actions", "hand_mask", "trump_suit", "trump_card",
         "talon_size", "bottom_card", "closed_by", "close_snapshot", "lead_card", "tricks", "marriages", "exchanged",
-        "points", "tricks_won", "pending", "married", "outcome", "history_length", "opponent_hand_size",
+        "points", "tricks_won", "pending", "married", "outcome", "history_length", "opponent_hand_size", "score",
     )
 
     rules: Rules
@@ -60,10 +60,12 @@ class View:
     outcome: Outcome | None
     history_length: int
     opponent_hand_size: int
+    #: Game points each seat still needs in the Bummerl (7 counted down), when the deal is part of one.
+    score: tuple[int, int] | None
 
     @staticmethod
-    def of(deal: Deal, seat: int) -> View:
-        """The view of ``seat`` (0 or 1) of a deal."""
+    def of(deal: Deal, seat: int, score: tuple[int, int] | None = None) -> View:
+        """The view of ``seat`` (0 or 1) of a deal; ``score`` is the Bummerl countdown if there is one."""
         v = View.__new__(View)
         v.rules = deal.rules
         v.seat = seat
@@ -90,6 +92,7 @@ class View:
         v.outcome = deal.outcome
         v.history_length = len(deal.history)
         v.opponent_hand_size = (deal.hands[1 - seat]).bit_count()
+        v.score = score
         return v
 
     @property

@@ -1,0 +1,35 @@
+"""The Bot protocol: a bot is handed its seat's :class:`~bummerl.view.View` and returns one legal action.
+
+>>> from bummerl import Deal, Rules, View
+>>> class FirstBot:
+...     name = "first"
+...     def choose(self, view: View) -> Action:
+...         return view.legal_actions[0]
+>>> deal = Deal.random(Rules.preset("standard"), 5)
+>>> isinstance(FirstBot(), Bot), str(FirstBot().choose(View.of(deal, deal.to_move)))
+(True, 'play QC')
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from bummerl.actions import Action
+from bummerl.view import View
+
+__all__ = ["Action", "Bot"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with a ``name`` and a ``choose(view) -> Action`` method.
+
+    A bot never sees more than its view. A bot that keeps state across deals may also define
+    ``new_deal(view)``; callers check for it with ``hasattr``.
+    """
+
+    name: str
+
+    def choose(self, view: View) -> Action:
+        """Return one of ``view.legal_actions``."""
+        ...
