@@ -1,0 +1,559 @@
+"""A game in progress between two seats (humans or bots): turn order, events, and the Bummerl around it.
+
+A :class:`Table` is what every front end drives. It holds a :class:`~bummerl.game.Bummerl`, knows which
+seat is a bot, asks the bot to move when it is the bot's turn (:meth:`Table.step_bot`), takes a human's
+action (:meth:`Table.act`) and reports what happened as :class:`Event` values with a sentence each,
+e.g. ``Computer declares 40`` or ``Computer claims 66 — correct, 2 game points``. It knows nothing about
+screens or keys; the rules stay in the engine.
+
+>>> from bummerl.rules import Rules
+>>> table = Table(Rules.preset("standard"), (Seat("You"), Seat("Computer", FirstLegal())), seed=4,
+...               first_dealer=1)
+>>> table.waiting_for == 0 and table.phase == "playing"
+True
+>>> events = table.act(0, table.view(0).legal_actions[0])
+>>> [e.kind for e in events]
+['play']
+>>> events = table.run_bots(); [e.kind for e in events][:2]
+['play', 'trick']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any, Literal
+
+from bummerl.actions import Action, ActionParseError
+from bummerl.bots.base import Bot
+from bummerl.cards import CARDS, Card, Rank, Suit
+from bummerl.engine import Deal, IllegalActionError, Outcome
+from bummerl.game import Bummerl
+from bummerl.rules import Rules
+from bummerl.view import View
+
+__all__ = [
+    "CardStyle",
+    "Event",
+    "FirstLegal",
+    "IllegalMove",
+    "RandomBot",
+    "Seat",
+    "Table",
+    "card_long_name",
+    "card_name",
+    "reason_text",
+    "suit_name",
+]
+
+CardStyle = Literal["french", "german"]
+Phase = Literal["playing", "deal_over", "game_over"]
+
+
+class IllegalMove(ValueError):
+    """A human's action the rules do not allow now; the message explains why in plain words."""
+
+
+# ----------------------------------------------------------------------------- names of things
+
+
+_GERMAN_RANK = {
+    Rank.NINE: "9", Rank.JACK: "U", Rank.QUEEN: "O", Rank.KING: "K", Rank.TEN: "10", Rank.ACE: "A",
+}
+
+
+def card_name(card: Card | int, style: CardStyle = "french") -> str:
+    """A short name for a card: ``Q♥`` (French) or ``Herz O`` (German: Unter, Ober, König, Zehner, Sau).
+
+    >>> card_name(Card.parse("QH")), card_name(Card.parse("TS"), "german")
+    ('Q♥', 'Laub 10')
+    """
+    c = CARDS[int(card)]
+    if style == "german":
+        return f"{c.suit.german} {_GERMAN_RANK[c.rank]}"
+    return c.symbol
+
+
+def card_long_name(card: Card | int, style: CardStyle = "french") -> str:
+    """A card's full name: ``Q♥`` stays short in French style, ``Herz Ober`` in German.
+
+    >>> card_long_name(Card.parse("AD"), "german")
+    'Schellen Sau'
+    """
+    c = CARDS[int(card)]
+    return c.german if style == "german" else c.symbol
+
+
+def suit_name(suit: Suit | int, style: CardStyle = "french") -> str:
+    """A suit's name: its symbol (French) or its German name.
+
+    >>> suit_name(Suit.H), suit_name(Suit.S, "german")
+    ('♥', 'Laub')
+    """
+    s = Suit(int(suit))
+    return s.german if style == "german" else s.symbol
+
+
+_REASONS = {
+    "claim": "a correct claim of 66",
+    "false_claim": "a wrong claim of 66",
+    "closer_failed": "the player who closed the talon did not reach 66",
+    "last_trick": "all cards were played; the last trick wins",
+    "more_points": "all cards were played; more points win",
+    "draw": "all cards were played with equal points",
+}
+
+
+def reason_text(outcome: Outcome) -> str:
+    """Why a deal ended, in words.
+
+    >>> reason_text(Outcome(0, 2, "closer_failed"))
+    'the player who closed the talon did not reach 66'
+    """
+    return _REASONS.get(outcome.reason, outcome.reason)
+
+
+# ----------------------------------------------------------------------------- seats and stand-in bots
+
+
+class RandomBot:
+    """A computer player that picks a legal action at random (repeatable with a seed).
+
+    >>> from bummerl.rules import Rules
+    >>> deal = Deal.random(Rules.preset("standard"), 1)
+    >>> RandomBot(3).choose(View.of(deal, deal.to_move)) in deal.legal_actions()
+    True
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = Random(seed)
+
+    def choose(self, view: View) -> Action:
+        """A legal action drawn at random."""
+        return self.rng.choice(view.legal_actions)
+
+
+class FirstLegal:
+    """A computer player that always takes the first legal action (handy in examples and tests).
+
+    >>> from bummerl.rules import Rules
+    >>> deal = Deal.random(Rules.preset("standard"), 1)
+    >>> FirstLegal().choose(View.of(deal, deal.to_move)) == deal.legal_actions()[0]
+    True
+    """
+
+    name = "first"
+
+    def choose(self, view: View) -> Action:
+        """The first legal action."""
+        return view.legal_actions[0]
+
+
+@dataclass
+class Seat:
+    """A place at the table: a name and, for the computer, its bot (None for a human)."""
+
+    name: str
+    bot: Bot | None = None
+
+    @property
+    def is_human(self) -> bool:
+        """True when a person chooses this seat's actions."""
+        return self.bot is None
+
+    @property
+    def is_you(self) -> bool:
+        """True when the seat is addressed as "You" (second person in event texts)."""
+        return self.name.lower() == "you"
+
+
+# ----------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened at the table, with a sentence for the log.
+
+    ``kind`` is one of: ``deal`` (a new deal), ``play``, ``trick`` (a trick was taken), ``exchange``,
+    ``close``, ``marry``, ``claim``, ``pass``, ``deal_over``, ``game_over``.
+    """
+
+    kind: str
+    text: str
+    seat: int | None = None
+    deal_number: int = 0
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+# ----------------------------------------------------------------------------- the table
+
+
+class Table:
+    """A Bummerl between two seats, seat 0 and seat 1, with its event log.
+
+    ``decks`` optionally fixes the deck order (card indices, top first) of the first deals (to set up a
+    situation, e.g. in tests); later deals come from ``seed``. ``first_dealer`` None draws it from the seed.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        seats: tuple[Seat, Seat],
+        *,
+        seed: int = 0,
+        first_dealer: int | None = None,
+        decks: Sequence[Sequence[int]] = (),
+        card_style: CardStyle = "french",
+    ) -> None:
+        self.rules = rules
+        self.seats = seats
+        self.seed = seed
+        self.card_style: CardStyle = card_style
+        self.decks: list[tuple[int, ...]] = [tuple(int(c) for c in d) for d in decks]
+        self.game = Bummerl(rules, seed=seed, first_dealer=first_dealer)
+        self.first_dealer = self.game.first_dealer
+        self.events: list[Event] = []
+        self.deal_number = 0
+        self._start_deal()
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def deal(self) -> Deal:
+        """The deal being played (or just finished)."""
+        return self.game.deal
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Game points each seat still needs (counting down from 7)."""
+        return self.game.score
+
+    @property
+    def phase(self) -> Phase:
+        """``playing``, ``deal_over`` (waiting for :meth:`next_deal`) or ``game_over``."""
+        if self.game.is_over:
+            return "game_over"
+        return "deal_over" if self.deal.is_over else "playing"
+
+    @property
+    def waiting_for(self) -> int | None:
+        """The seat whose action the table waits for, or None between deals and at the end."""
+        return self.deal.to_move if self.phase == "playing" else None
+
+    @property
+    def human_to_move(self) -> bool:
+        """True when a human seat is to act."""
+        seat = self.waiting_for
+        return seat is not None and self.seats[seat].is_human
+
+    @property
+    def bot_to_move(self) -> bool:
+        """True when a bot seat is to act."""
+        seat = self.waiting_for
+        return seat is not None and not self.seats[seat].is_human
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may see now (with the Bummerl score)."""
+        return View.of(self.deal, seat, self.score)
+
+    def name(self, seat: int) -> str:
+        """A seat's name."""
+        return self.seats[seat].name
+
+    def card(self, card: Card | int) -> str:
+        """A card's name in this table's card style."""
+        return card_name(card, self.card_style)
+
+    # ------------------------------------------------------------------ acting
+
+    def act(self, seat: int, action: Action | str) -> list[Event]:
+        """Apply ``seat``'s action; raises :class:`IllegalMove` with an explanation if it is not allowed."""
+        if self.phase != "playing":
+            raise IllegalMove("the deal is over: start the next deal" if self.phase == "deal_over"
+                              else "the Bummerl is over")
+        if seat != self.deal.to_move:
+            raise IllegalMove(f"it is {self.name(self.deal.to_move)}'s turn, not {self.name(seat)}'s")
+        if not isinstance(action, Action):
+            try:
+                action = Action.parse(action)
+            except ActionParseError as err:
+                raise IllegalMove(str(err)) from None
+        if not self.deal.is_legal(action):
+            raise IllegalMove(self.explain_illegal(seat, action))
+        before = self._snapshot()
+        try:
+            self.game.apply(action)
+        except IllegalActionError as err:  # pragma: no cover - is_legal said yes
+            raise IllegalMove(str(err)) from None
+        return self._record(self._describe(seat, action, before))
+
+    def step_bot(self) -> list[Event]:
+        """Let the bot to move choose and apply one action; [] when no bot is to move."""
+        seat = self.waiting_for
+        if seat is None or self.seats[seat].is_human:
+            return []
+        bot = self.seats[seat].bot
+        assert bot is not None
+        return self.act(seat, bot.choose(self.view(seat)))
+
+    def run_bots(self) -> list[Event]:
+        """Let bots move until a human is to act or the deal ends."""
+        out: list[Event] = []
+        while self.bot_to_move:
+            out += self.step_bot()
+        return out
+
+    def next_deal(self) -> list[Event]:
+        """Deal the next deal once the current one is over."""
+        if self.phase != "deal_over":
+            over = "the deal is not over yet" if self.phase == "playing" else "the Bummerl is over"
+            raise IllegalMove(over)
+        self.game.next_deal()
+        return self._start_deal()
+
+    # ------------------------------------------------------------------ history
+
+    def deal_records(self) -> list[dict[str, Any]]:
+        """Every deal so far as ``{"dealer", "deck", "actions"}`` (card codes and action strings)."""
+        out: list[dict[str, Any]] = [
+            {"dealer": s.dealer, "deck": [str(CARDS[c]) for c in s.deck], "actions": list(s.actions)}
+            for s in self.game.finished
+        ]
+        if not self.deal.is_over:
+            out.append(
+                {
+                    "dealer": self.deal.dealer,
+                    "deck": [str(c) for c in self.deal.deck],
+                    "actions": [str(a) for a in self.deal.history],
+                }
+            )
+        return out
+
+    def replay(self, deals: Sequence[dict[str, Any]]) -> None:
+        """Play recorded deals (as :meth:`deal_records` gives them) onto a fresh table, quietly.
+
+        The decks must be the ones this table deals (same seed, or given as ``decks``).
+        """
+        for number, rec in enumerate(deals):
+            if number > 0:
+                self.next_deal()
+            deck = [int(Card.parse(c)) if isinstance(c, str) else int(c) for c in rec["deck"]]
+            if list(self.deal.deck) != deck or self.deal.dealer != rec["dealer"]:
+                raise ValueError(f"deal {number + 1} of the record does not match the table's deck")
+            for text in rec["actions"]:
+                self.act(self.deal.to_move, text)
+
+    def decisions(self, seat: int) -> Iterator[tuple[int, View, Action]]:
+        """Every choice ``seat`` made with more than one legal action: (deal number, view, action taken)."""
+        score = (self.game.target, self.game.target)
+        summaries = [(s.dealer, s.deck, s.actions, s.score_after) for s in self.game.finished]
+        if not self.deal.is_over:
+            summaries.append((self.deal.dealer, tuple(int(c) for c in self.deal.deck),
+                              tuple(str(a) for a in self.deal.history), self.score))
+        for number, (dealer, deck, actions, after) in enumerate(summaries, start=1):
+            deal = Deal(self.rules, deck, dealer)
+            for text in actions:
+                action = Action.parse(text)
+                if deal.to_move == seat and len(deal.legal_actions()) > 1:
+                    yield number, View.of(deal, seat, score), action
+                deal.apply(action)
+            score = after
+
+    # ------------------------------------------------------------------ explanations
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        """Why an action is not allowed now, in words (the engine decides; this only explains)."""
+        view = self.view(seat)
+        deal = self.deal
+        legal = view.legal_actions
+        rules = self.rules
+        if deal.ending:
+            return "all cards are played: claim 66 (g) or pass (p)"
+        if action.kind == "play" and action.card is not None:
+            card = self.card(action.card)
+            if not view.hand_mask >> action.card & 1:
+                return f"you do not hold {card}"
+            if view.married >= 0:
+                pair = self._marriage_cards(view)
+                return f"after declaring a marriage you must lead its king or queen ({pair})"
+            if view.lead_card is not None:
+                lead = view.lead_card
+                plays = [self.card(a.card) for a in legal if a.card is not None]
+                same = [a for a in legal if a.card is not None and a.card.suit == lead.suit]
+                if same:
+                    rule = "a higher card of the led suit if you have one, else a lower one"
+                else:
+                    rule = "a trump, since you have none of the led suit"
+                return f"the talon is closed or used up, so you must follow: {rule} ({', '.join(plays)})"
+            return f"{card} cannot be played now"
+        if action.kind == "exchange":
+            jack = "nine" if rules.sixty_six else "jack"
+            if view.lead_card is not None:
+                return "you can exchange only when you lead"
+            if not view.talon_open:
+                return "you can exchange only while the talon is open"
+            trump_low = Card.of(Rank.NINE if rules.sixty_six else Rank.JACK, view.trump_suit)
+            if not view.hand_mask >> trump_low & 1:
+                return f"you need the trump {jack} ({self.card(trump_low)}) to exchange"
+            if view.talon_size <= 2 and not rules.exchange_with_two_left:
+                return "too few cards are left in the talon to exchange"
+            if rules.exchange_needs_trick and view.tricks_won[seat] == 0:
+                return "you must win a trick before you may exchange"
+            return "you cannot exchange now"
+        if action.kind == "close":
+            if not rules.allow_close:
+                return "these rules do not allow closing the talon"
+            if view.lead_card is not None:
+                return "you can close only when you lead"
+            if view.closed_by >= 0:
+                return "the talon is already closed"
+            if view.talon_size == 0:
+                return "the talon is used up"
+            if view.talon_size <= 2 and not rules.close_with_two_left:
+                return "too few cards are left in the talon to close"
+            return "you cannot close now"
+        if action.kind == "marry":
+            if view.lead_card is not None:
+                return "you can declare a marriage only when you lead"
+            if view.married >= 0:
+                return "you already declared a marriage in this lead: now lead its king or queen"
+            hand = view.hand_mask
+            pairs = any(hand >> (s * 6 + Rank.KING) & hand >> (s * 6 + Rank.QUEEN) & 1 for s in range(4))
+            if pairs and not any(a.kind == "marry" for a in legal):
+                if rules.marriage_needs_trick and view.tricks_won[seat] == 0:
+                    return "you must win a trick before you may declare a marriage"
+                if rules.sixty_six and not view.talon_open:
+                    return "in Sixty-Six marriages are declared only while the talon is open"
+            return "you hold no king and queen of the same suit to declare"
+        if action.kind == "claim":
+            if rules.auto_claim:
+                return "under these rules 66 is claimed automatically"
+            return "you may claim only right after winning a trick (or declaring a marriage), before you lead"
+        if action.kind == "pass":
+            return "you may pass only after the last trick"
+        return f"{action} is not allowed now"
+
+    def _marriage_cards(self, view: View) -> str:
+        base = view.married * 6
+        cards = [Card.from_index(base + Rank.KING)]
+        if not self.rules.marriage_leads_king:
+            cards.append(Card.from_index(base + Rank.QUEEN))
+        return " or ".join(self.card(c) for c in cards)
+
+    # ------------------------------------------------------------------ event texts
+
+    def _say(self, seat: int, you: str, other: str) -> str:
+        return f"{self.name(seat)} {you if self.seats[seat].is_you else other}"
+
+    def _snapshot(self) -> tuple[int, int, tuple[int, int], int | None]:
+        d = self.deal
+        return (len(d.trick_log), d.talon_size, (d.pending[0], d.pending[1]), d.face_up_trump)
+
+    def _start_deal(self) -> list[Event]:
+        self.deal_number += 1
+        if self.deal_number <= len(self.decks):
+            self.game.deal = Deal(self.rules, self.decks[self.deal_number - 1], self.deal.dealer)
+        deal = self.deal
+        for seat in self.seats:
+            hook = getattr(seat.bot, "new_deal", None)
+            if callable(hook):
+                hook(View.of(deal, self.seats.index(seat), self.score))
+        trump = deal.face_up_trump
+        assert trump is not None
+        text = (
+            f"Deal {self.deal_number}: {self._say(deal.dealer, 'deal', 'deals')}. "
+            f"Trump is {suit_name(deal.trump_suit, self.card_style)} ({self.card(trump)} face up)."
+        )
+        return self._record([Event("deal", text, deal.dealer, self.deal_number)])
+
+    def _record(self, events: list[Event]) -> list[Event]:
+        self.events.extend(events)
+        return events
+
+    def _describe(
+        self, seat: int, action: Action, before: tuple[int, int, tuple[int, int], int | None]
+    ) -> list[Event]:
+        deal = self.deal
+        n = self.deal_number
+        tricks_before, talon_before, pending_before, trump_before = before
+        out: list[Event] = []
+        kind = action.kind
+        if kind == "play" and action.card is not None:
+            out.append(Event("play", f"{self._say(seat, 'play', 'plays')} {self.card(action.card)}", seat, n,
+                             {"card": int(action.card)}))
+            if len(deal.trick_log) > tricks_before:
+                trick = deal.trick_log[-1]
+                pts = trick.lead.points + trick.follow.points
+                extra = f" (+{pts})" if self.rules.open_tricks else ""
+                out.append(Event("trick", f"{self._say(trick.winner, 'take', 'takes')} the trick{extra}",
+                                 trick.winner, n, {"points": pts}))
+                if deal.talon_size == 0 and talon_before > 0 and deal.closed_by < 0:
+                    text = "The talon is used up: from now on follow suit strictly"
+                    out.append(Event("talon", text, None, n))
+        elif kind == "exchange":
+            assert deal.exchanged is not None and trump_before is not None
+            _, low, taken = deal.exchanged
+            out.append(Event("exchange", f"{self._say(seat, 'exchange', 'exchanges')} {self.card(low)} "
+                                         f"for the trump card {self.card(taken)}", seat, n))
+        elif kind == "close":
+            out.append(Event("close", f"{self._say(seat, 'close', 'closes')} the talon", seat, n))
+        elif kind == "marry" and action.suit is not None:
+            value = 40 if action.suit == deal.trump_suit else 20
+            k = Card.of(Rank.KING, action.suit)
+            q = Card.of(Rank.QUEEN, action.suit)
+            counted = " (counts once a trick is won)" if deal.pending[seat] > pending_before[seat] else ""
+            out.append(Event("marry", f"{self._say(seat, 'declare', 'declares')} {value} "
+                                      f"({self.card(k)} {self.card(q)}){counted}", seat, n,
+                             {"suit": int(action.suit), "value": value}))
+        elif kind == "claim":
+            outcome = deal.outcome
+            assert outcome is not None
+            pts = deal.points[seat]
+            if outcome.reason == "claim":
+                text = f"{self._say(seat, 'claim', 'claims')} 66 — correct ({pts} points), " \
+                       f"{_gp(outcome.game_points)}"
+            else:
+                other = self._say(1 - seat, "score", "scores")
+                text = f"{self._say(seat, 'claim', 'claims')} 66 — wrong, only {pts} points: " \
+                       f"{other} {_gp(outcome.game_points)}"
+            out.append(Event("claim", text, seat, n, {"correct": outcome.reason == "claim"}))
+        elif kind == "pass":
+            out.append(Event("pass", f"{self._say(seat, 'pass', 'passes')}", seat, n))
+        if deal.outcome is not None:
+            out += self._deal_over_events(kind == "claim")
+        return out
+
+    def _deal_over_events(self, claimed: bool) -> list[Event]:
+        deal = self.deal
+        outcome = deal.outcome
+        assert outcome is not None
+        n = self.deal_number
+        out: list[Event] = []
+        if outcome.reason == "claim" and not claimed and outcome.winner is not None:
+            w = outcome.winner
+            gp = _gp(outcome.game_points)
+            text = f"{self._say(w, 'reach', 'reaches')} 66 ({deal.points[w]} points) — {gp}"
+            out.append(Event("claim", text, w, n, {"correct": True, "auto": True}))
+        you_need = " · ".join(f"{self.name(s)} {self.score[s]}" for s in (0, 1))
+        if outcome.winner is None:
+            text = f"Deal {n} is a draw ({reason_text(outcome)}). Still needed: {you_need}"
+        else:
+            text = (f"Deal {n}: {self._say(outcome.winner, 'win', 'wins')} {_gp(outcome.game_points)} — "
+                    f"{reason_text(outcome)}. Still needed: {you_need}")
+        data = {"winner": outcome.winner, "game_points": outcome.game_points, "reason": outcome.reason}
+        out.append(Event("deal_over", text, outcome.winner, n, data))
+        winner = self.game.winner
+        if winner is not None:
+            loser_left = self.score[1 - winner]
+            out.append(Event("game_over", f"{self._say(winner, 'win', 'wins')} the Bummerl "
+                                          f"({self.name(1 - winner)} still needed {loser_left})", winner, n,
+                             {"winner": winner}))
+        return out
+
+
+def _gp(points: int) -> str:
+    return f"{points} game point{'s' if points != 1 else ''}"
+
