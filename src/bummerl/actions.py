@@ -7,10 +7,10 @@ Every action is one of 32 shared instances, so legal-action lists allocate nothi
 (Action.parse('play QH'), 'marry H')
 >>> Action.parse("play QH") is Action.play(Card.parse("QH"))
 True
->>> Action.parse("dance")
+>>> Action.parse("dance")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-bummerl.actions.ActionParseError: not an action: 'dance' (actions: play XY, exchange, close, marry S, claim, pass)
+bummerl.actions.ActionParseError: not an action: 'dance' (actions: play XY, exchange, close, marry S, ...)
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Literal
 
 from bummerl.cards import CARDS, Card, CardParseError, Suit
 
-__all__ = ["Action", "ActionParseError", "CLAIM", "CLOSE", "EXCHANGE", "PASS", "ACTIONS"]
+__all__ = ["ACTIONS", "CLAIM", "CLOSE", "EXCHANGE", "PASS", "Action", "ActionParseError"]
 
 Kind = Literal["play", "exchange", "close", "marry", "claim", "pass"]
 
@@ -38,7 +38,7 @@ class ActionParseError(ValueError):
 class Action:
     """One action; compare with ``is`` or ``==``, hash by its code."""
 
-    __slots__ = ("code", "kind", "card", "suit", "_text")
+    __slots__ = ("_text", "card", "code", "kind", "suit")
 
     code: int
     kind: Kind

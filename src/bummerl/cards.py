@@ -20,10 +20,12 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
 __all__ = [
-    "Card",
     "CARDS",
     "PACK_MASKS",
+    "POINTS",
     "SUITS",
+    "SUIT_MASKS",
+    "Card",
     "CardParseError",
     "Rank",
     "Suit",
@@ -33,8 +35,6 @@ __all__ = [
     "full_pack",
     "mask_of",
     "parse_cards",
-    "POINTS",
-    "SUIT_MASKS",
 ]
 
 
@@ -159,10 +159,10 @@ class Card(int):
 
         >>> Card.parse("9d"), Card.parse("Laub Sau")
         (Card.parse('9D'), Card.parse('AS'))
-        >>> Card.parse("XH")
+        >>> Card.parse("XH")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        bummerl.cards.CardParseError: not a card: 'XH' (a card is a rank 9 J Q K T A then a suit C D H S, e.g. QH)
+        bummerl.cards.CardParseError: not a card: 'XH' (a card is a rank 9 J Q K T A then a suit C D H S...)
         """
         raw = text.strip()
         card = _CODES.get(raw.upper())

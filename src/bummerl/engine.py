@@ -3,7 +3,8 @@
 This is the only place where the rules are written. Everything else asks a :class:`Deal`.
 
 >>> from bummerl import Deal, Rules
->>> deal = Deal.from_deck(Rules.preset("standard"), "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC AC JS TS QD", dealer=1)
+>>> deck = "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC AC JS TS QD"
+>>> deal = Deal.from_deck(Rules.preset("standard"), deck, dealer=1)
 >>> deal.to_move, str(deal.face_up_trump), deal.talon_size
 (0, 'AH', 10)
 >>> sorted(str(a) for a in deal.legal_actions())
@@ -16,6 +17,7 @@ Outcome(winner=1, game_points=3, reason='false_claim')
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 from typing import NamedTuple, cast
@@ -41,10 +43,11 @@ from bummerl.cards import (
     SUIT_MASKS,
     Card,
     CardParseError,
+    cards_str,
     full_pack,
     mask_of,
-    parse_cards,
 )
+from bummerl.cards import card_points as card_points_of
 from bummerl.rules import Rules
 
 __all__ = ["Deal", "DeckError", "IllegalActionError", "Outcome", "Trick", "game_point_table"]
@@ -98,6 +101,34 @@ def game_point_table(loser_tricks: int, loser_points: int) -> int:
     return 2 if loser_points < 33 else 1
 
 
+def _is_card(c: object) -> bool:
+    return isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 24
+
+
+def _check_deck(rules: Rules, deck: list[int] | tuple[int, ...]) -> None:
+    """Raise :class:`DeckError` unless ``deck`` holds each card of the rules' pack exactly once."""
+    bad = [c for c in deck if not _is_card(c)]
+    if bad:
+        raise DeckError(f"the deck holds {bad[0]!r}, which is not a card")
+    if len(deck) == rules.pack_size and mask_of(deck) == PACK_MASKS[rules.sixty_six]:
+        return
+    pack = full_pack(rules.sixty_six)
+    twice = [CARDS[c] for i, c in enumerate(deck) if c in deck[:i]]
+    foreign = [CARDS[c] for c in deck if c not in pack]
+    missing = [c for c in pack if c not in deck]
+    problems = [f"{name} {' '.join(map(str, cards))}" for name, cards in
+                (("twice:", twice), ("not in the pack:", foreign), ("missing:", missing)) if cards]
+    raise DeckError(
+        f"the deck is not a full {rules.game} pack of {len(pack)} cards "
+        f"(got {len(deck)}; {'; '.join(problems)})"
+    )
+
+
+def _check_seat(name: str, value: object) -> None:
+    if value not in (0, 1) or isinstance(value, bool):
+        raise DeckError(f"{name} must be player 0 or 1, not {value!r}")
+
+
 def _higher_masks() -> tuple[int, ...]:
     out = []
     for c in range(24):
@@ -130,6 +161,9 @@ _STATE_FIELDS = (
     "lead", "claim_ok", "married", "tricks_won", "card_points", "marriage_points", "pending",
     "bonus", "trick_log", "marriages", "exchanged", "ending", "outcome",
 )
+#: The state fields that are lists changed in place (push copies them), and the others.
+_LIST_FIELDS = ("hands", "tricks_won", "card_points", "marriage_points", "pending", "bonus")
+_SCALAR_FIELDS = tuple(f for f in _STATE_FIELDS if f not in _LIST_FIELDS)
 
 
 class Deal:
@@ -173,18 +207,10 @@ class Deal:
 
     def __init__(self, rules: Rules, deck: list[int] | tuple[int, ...], dealer: int = 1) -> None:
         """A fresh deal: ``deck[0]`` is the top card (rules.md section 2). Raises :class:`DeckError`."""
-        if dealer not in (0, 1):
-            raise DeckError(f"dealer must be 0 or 1, not {dealer!r}")
-        if len(deck) != rules.pack_size or mask_of(deck) != PACK_MASKS[rules.sixty_six]:
-            pack = full_pack(rules.sixty_six)
-            names = " ".join(str(CARDS[c]) if isinstance(c, int) and 0 <= c < 24 else repr(c) for c in deck)
-            missing = " ".join(str(c) for c in pack if c not in set(deck))
-            raise DeckError(
-                f"the deck is not a full {rules.game} pack of {len(pack)} cards "
-                f"(got {len(deck)}: {names}{'; missing ' + missing if missing else ''})"
-            )
+        _check_seat("dealer", dealer)
+        _check_deck(rules, deck)
         self.rules = rules
-        self.deck = tuple(CARDS[c] for c in deck)
+        self.deck = deck = tuple([CARDS[c] for c in deck])
         self.dealer = dealer
         self._sixty_six = rules.sixty_six
         self._auto = rules.auto_claim
@@ -218,18 +244,34 @@ class Deal:
         self.ending = False
         self.outcome = None
         self.history = []
-        self._undo: list[tuple[object, ...]] = []
+        self._undo: list[tuple[int, tuple[object, ...], tuple[list[int], ...]]] = []
 
     # ----------------------------------------------------------------- construction
 
     @classmethod
-    def from_deck(cls, rules: Rules, deck: str | list[str] | list[Card], dealer: int = 1) -> Deal:
-        """A deal from card codes (a string or a list). Raises :class:`DeckError` on a bad deck."""
-        try:
-            cards = parse_cards(deck) if isinstance(deck, str) or (deck and isinstance(deck[0], str)) else deck
-        except CardParseError as err:
-            raise DeckError(f"bad card in deck: {err}") from None
-        return cls(rules, [int(c) for c in cast("list[Card]", cards)], dealer)
+    def from_deck(
+        cls, rules: Rules, deck: str | Sequence[str] | Sequence[int], dealer: int = 1
+    ) -> Deal:
+        """A deal from card codes (a string or a list; ints are card indexes), top card first.
+
+        Raises :class:`DeckError` on a bad deck.
+
+        >>> Deal.from_deck(Rules.preset("standard"), "AS KS")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        bummerl.engine.DeckError: the deck is not a full schnapsen pack of 20 cards (got 2; missing: JC ...)
+        """
+        items: Sequence[str | int] = deck.replace(",", " ").split() if isinstance(deck, str) else deck
+        cards: list[int] = []
+        for item in items:
+            if isinstance(item, str):
+                try:
+                    cards.append(Card.parse(item))
+                except CardParseError as err:
+                    raise DeckError(f"bad card in deck: {err}") from None
+            else:
+                cards.append(item)
+        return cls(rules, cards, dealer)
 
     @classmethod
     def random(cls, rules: Rules, rng: Random | int | None = None, dealer: int = 1) -> Deal:
@@ -267,45 +309,100 @@ class Deal:
 
         ``hands`` are bitmasks; ``talon`` the face-down cards top first; ``trump_card`` the card under
         the talon (None once drawn, then give ``trump_suit``); ``lead`` a card already led by ``leader``.
-        Points and tricks are given as totals; the cards not placed anywhere count as played.
-        Raises :class:`DeckError` when cards overlap or the counts cannot happen.
+        The cards not placed anywhere count as played: ``tricks_won`` must account for them (two a trick)
+        and ``card_points`` (card points only, without marriages or Sixty-Six's last-trick 10) must add
+        up to their points. ``marriage_points`` are counted marriages, ``pending`` declared ones not yet
+        counted (4.1). ``close_snapshot`` is the non-closer's (tricks, points) when ``closed_by`` closed.
+        ``claim_ok`` (may the player to move claim now?) defaults to "the leader won the previous trick
+        and has done nothing yet". With every card played the deal is at its end (4.4): the leader, as
+        the last trick's winner, may claim or pass (and gets Sixty-Six's 10 if nobody closed); with
+        ``auto_claim`` the outcome is decided at once, and a position where a player already has 66
+        is refused, since the engine would have claimed. Raises :class:`DeckError` when cards overlap
+        or the counts cannot happen.
 
         >>> from bummerl.cards import mask_of, parse_cards
         >>> d = Deal.from_state(Rules.preset("standard"), hands=(mask_of(parse_cards("AS TS")),
-        ...     mask_of(parse_cards("KS QS"))), trump_suit=3, tricks_won=(4, 4), card_points=(60, 40))
+        ...     mask_of(parse_cards("KS QS"))), trump_suit=3, tricks_won=(4, 4), card_points=(52, 40))
         >>> d.apply("play AS"); d.apply("play KS"); d.points
-        (75, 40)
+        (67, 40)
+        >>> d.legal_actions()
+        (Action.parse('play TS'), Action.parse('claim'))
         """
-        placed = [hands[0], hands[1], mask_of(talon)]
-        if trump_card is not None:
-            placed.append(1 << trump_card)
-        if lead is not None:
-            placed.append(1 << lead)
+        sixty_six = rules.sixty_six
+        pack = PACK_MASKS[sixty_six]
+        _check_seat("leader", leader)
+        if dealer is not None:
+            _check_seat("dealer", dealer)
+        if closed_by is not None:
+            _check_seat("closed_by", closed_by)
+        loose = [*talon, *(c for c in (trump_card, lead) if c is not None)]
+        for c in loose:
+            if not _is_card(c) or not pack >> c & 1:
+                raise DeckError(f"{c!r} is not a card of the {rules.game} pack")
+        for h in hands:
+            if not isinstance(h, int) or h < 0 or h & ~pack:
+                raise DeckError(f"a hand must be a bitmask of {rules.game} cards, not {h!r}")
         total = 0
-        for m in placed:
+        for m in (hands[0], hands[1], *(1 << c for c in loose)):
             if total & m:
-                raise DeckError("a card is placed twice in the position")
+                raise DeckError(f"a card is placed twice in the position ({cards_str(total & m)})")
             total |= m
-        if total & ~PACK_MASKS[rules.sixty_six]:
-            raise DeckError(f"a card that is not in the {rules.game} pack is placed in the position")
-        if trump_card is None and trump_suit is None:
-            raise DeckError("a position needs the trump card or, once it is drawn, the trump suit")
-        if trump_card is None and talon:
-            raise DeckError("a talon with face-down cards still has its trump card")
-        n0, n1 = hands[0].bit_count(), hands[1].bit_count()
+        if trump_card is None:
+            if trump_suit is None:
+                raise DeckError("a position needs the trump card or, once it is drawn, the trump suit")
+            if talon:
+                raise DeckError("a talon with face-down cards still has its trump card under it")
+            if closed_by is not None:
+                raise DeckError("a closed talon still holds its (turned-down) trump card")
+        if trump_suit is not None and (
+            not isinstance(trump_suit, int) or not 0 <= trump_suit < 4
+            or (trump_card is not None and trump_card // 6 != trump_suit)
+        ):
+            raise DeckError(f"trump suit {trump_suit!r} does not fit the position")
+        sizes = [hands[0].bit_count(), hands[1].bit_count()]
         if lead is not None:
-            n0, n1 = (n0 + 1, n1) if leader == 0 else (n0, n1 + 1)
-        if n0 != n1 or n0 > rules.hand_size:
-            raise DeckError(f"hand sizes do not fit the position ({hands[0].bit_count()} and {hands[1].bit_count()} cards)")
+            sizes[leader] += 1
+            if married >= 0:
+                raise DeckError("a marriage is declared before the lead, not after it")
+        if sizes[0] != sizes[1] or sizes[0] > rules.hand_size:
+            raise DeckError(f"hand sizes do not fit the position ({sizes[0]} and {sizes[1]} cards)")
         talon_size = len(talon) + 1 if trump_card is not None else 0
         if talon_size % 2:
             raise DeckError(f"a talon of {talon_size} cards cannot happen (it shrinks by two)")
-        if talon_size and closed_by is None and n0 != rules.hand_size:
+        if talon_size and closed_by is None and sizes[0] != rules.hand_size:
             raise DeckError("with the talon open both hands are full")
+        if closed_by is not None and not rules.allow_close:
+            raise DeckError("these rules do not allow closing the talon")
+        if closed_by is not None and talon_size == 2 and not rules.close_with_two_left:
+            raise DeckError("these rules do not allow closing a talon of two cards")
+        played = pack & ~total
+        n_tricks = tricks_won[0] + tricks_won[1]
+        if min(tricks_won) < 0 or played.bit_count() != 2 * n_tricks:
+            raise DeckError(
+                f"{played.bit_count()} cards are not placed (so played) but the players won {n_tricks} tricks"
+            )
+        if min(card_points) < 0 or card_points[0] + card_points[1] != card_points_of(played):
+            raise DeckError(
+                f"the card points {card_points[0]} + {card_points[1]} differ from the "
+                f"{card_points_of(played)} of the played cards"
+            )
+        for p in (0, 1):
+            if tricks_won[p] == 0 and (card_points[p] or marriage_points[p]):
+                raise DeckError(f"player {p} has points without a trick")
+            if pending[p] and rules.marriage_scoring == "trick" and tricks_won[p]:
+                raise DeckError(f"player {p} has won a trick, so their marriage is no longer pending")
+            if marriage_points[p] % 20 or pending[p] % 20 or marriage_points[p] < 0 or pending[p] < 0:
+                raise DeckError("marriage points come in 20s and 40s")
+        if n_tricks == 0 and dealer is not None and dealer == leader:
+            raise DeckError("the non-dealer leads to the first trick")
+        if married >= 0:
+            pair = (1 << (married * 6 + KING)) | (1 << (married * 6 + QUEEN))
+            if married > 3 or hands[leader] & pair != pair:
+                raise DeckError(f"the leader does not hold the marriage in suit {married!r}")
         self = cls.__new__(cls)
         self.rules = rules
         self.dealer = dealer if dealer is not None else 1 - leader
-        self._sixty_six = rules.sixty_six
+        self._sixty_six = sixty_six
         self._auto = rules.auto_claim
         self.deck = ()
         self.hands = [hands[0], hands[1]]
@@ -319,7 +416,7 @@ class Deal:
         self.leader = leader
         self.lead = -1 if lead is None else lead
         self.to_move = leader if lead is None else 1 - leader
-        played_any = sum(tricks_won) > 0
+        played_any = n_tricks > 0
         self.claim_ok = (played_any and lead is None and married < 0) if claim_ok is None else claim_ok
         self.married = married
         self.tricks_won = list(tricks_won)
@@ -330,10 +427,19 @@ class Deal:
         self.trick_log = ()
         self.marriages = tuple(marriages)
         self.exchanged = exchanged
-        self.ending = played_any and not (hands[0] | hands[1]) and lead is None
+        self.ending = not total
         self.outcome = None
         self.history = []
         self._undo = []
+        if self.ending and sixty_six and closed_by is None:
+            self.bonus[leader] = 10  # rules.md 4.4: the last trick's 10, the leader having won it
+        if self._auto:
+            if self.ending:
+                self.ending = False
+                over = self._points(leader) >= 66
+                self.outcome = self._claim_outcome(leader) if over else self._all_played_outcome()
+            elif max(self.points) >= 66:
+                raise DeckError("with auto_claim a player with 66 points has already ended the deal")
         return self
 
     def copy(self) -> Deal:
@@ -527,17 +633,36 @@ class Deal:
             self._marry(code - MARRY_CODE)
 
     def push(self, action: Action | str) -> None:
-        """Apply an action so that :meth:`pop` can take it back."""
-        saved = tuple(getattr(self, f) for f in _STATE_FIELDS)
+        """Apply an action so that :meth:`pop` can take it back (an illegal one changes nothing).
+
+        >>> deal = Deal.random(Rules.preset("standard"), 5)
+        >>> before = deal.hand(0), deal.talon
+        >>> deal.push(deal.legal_actions()[0]); deal.push(deal.legal_actions()[0])
+        >>> _ = deal.pop(); _ = deal.pop()
+        >>> (deal.hand(0), deal.talon) == before and deal.tricks == (0, 0)
+        True
+        """
+        saved = (
+            len(self.history),
+            tuple([getattr(self, f) for f in _SCALAR_FIELDS]),
+            tuple([getattr(self, f)[:] for f in _LIST_FIELDS]),
+        )
         self.apply(action)
         self._undo.append(saved)
 
     def pop(self) -> Action:
-        """Take back the last action applied with :meth:`push`."""
-        saved = self._undo.pop()
-        for name, value in zip(_STATE_FIELDS, saved, strict=True):
+        """Take back the last action applied with :meth:`push` (and any applied after it); returns it.
+
+        Raises :class:`IndexError` when nothing was pushed.
+        """
+        n, scalars, lists = self._undo.pop()
+        for name, value in zip(_SCALAR_FIELDS, scalars, strict=True):
             setattr(self, name, value)
-        return self.history.pop()
+        for name, value in zip(_LIST_FIELDS, lists, strict=True):
+            setattr(self, name, value)
+        action = self.history[n]
+        del self.history[n:]
+        return action
 
     def _play(self, card: int) -> None:
         p = self.to_move
@@ -671,9 +796,17 @@ class Deal:
             elif self.married >= 0:
                 reason = "after a marriage its king or queen must be led"
             elif self.lead >= 0:
-                reason = f"the talon is closed or exhausted: {who} must follow the lead {CARDS[self.lead]} as 3.2 says"
+                reason = (
+                    f"the talon is closed or exhausted: {who} must follow the lead {CARDS[self.lead]} "
+                    "as 3.2 says"
+                )
         elif action.kind == "claim":
-            reason = "claims are automatic under these rules" if self._auto else "only the winner of the previous trick may claim, as the first action of the turn or after a marriage"
+            reason = (
+                "claims are automatic under these rules"
+                if self._auto
+                else "only the winner of the previous trick may claim, as the first action of the turn "
+                "or after a marriage"
+            )
         elif action.kind == "pass":
             reason = "pass is only legal after the last trick"
         elif self.lead >= 0:
@@ -682,4 +815,7 @@ class Deal:
 
     def __repr__(self) -> str:
         deck = " ".join(str(c) for c in self.deck)
-        return f"<Deal {self.rules.describe()} dealer={self.dealer} deck={deck!r} actions={len(self.history)}>"
+        return (
+            f"<Deal {self.rules.describe()} dealer={self.dealer} deck={deck!r} "
+            f"actions={len(self.history)}>"
+        )

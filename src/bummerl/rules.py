@@ -15,7 +15,7 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-__all__ = ["PRESETS", "Rules", "RulesError", "FLAG_NAMES"]
+__all__ = ["FLAG_NAMES", "PRESETS", "Rules", "RulesError"]
 
 Game = Literal["schnapsen", "sixty-six"]
 
@@ -47,7 +47,8 @@ class Rules:
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
-                raise RulesError(f"rule flag {name} cannot be {value!r} (choose from {', '.join(map(str, allowed))})")
+                choices = ", ".join(map(str, allowed))
+                raise RulesError(f"rule flag {name} cannot be {value!r} (choose from {choices})")
         for name in _BOOL_FLAGS:
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"rule flag {name} must be true or false, not {getattr(self, name)!r}")

@@ -24,9 +24,30 @@ class View:
     """One seat's information set, as a player with perfect memory holds it."""
 
     __slots__ = (
-        "rules", "seat", "dealer", "to_move", "legal_actions", "hand_mask", "trump_suit", "trump_card",
-        "talon_size", "bottom_card", "closed_by", "close_snapshot", "lead_card", "tricks", "marriages", "exchanged",
-        "points", "tricks_won", "pending", "married", "outcome", "history_length", "opponent_hand_size", "score",
+        "bottom_card",
+        "close_snapshot",
+        "closed_by",
+        "dealer",
+        "exchanged",
+        "hand_mask",
+        "history_length",
+        "lead_card",
+        "legal_actions",
+        "marriages",
+        "married",
+        "opponent_hand_size",
+        "outcome",
+        "pending",
+        "points",
+        "rules",
+        "score",
+        "seat",
+        "talon_size",
+        "to_move",
+        "tricks",
+        "tricks_won",
+        "trump_card",
+        "trump_suit",
     )
 
     rules: Rules
