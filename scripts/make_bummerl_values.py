@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> None:
         "bummerl.bummerl_value turns them into the chance to win the Bummerl. 'table' is that chance "
         "for the player needing a (row) against b (column), dealing the next deal or not.",
         "bot": args.bot,
-        "command": " ".join(["python scripts/make_bummerl_values.py", *(sys.argv[1:] if argv is None else argv)]),
+        "command": " ".join(["python scripts/make_bummerl_values.py", *(sys.argv[1:] if argv is None
+                                                                          else argv)]),
         "presets": {},
     }
     presets: dict[str, object] = {}

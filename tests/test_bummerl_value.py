@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from itertools import pairwise
 from importlib import resources
+from itertools import pairwise
 
 import pytest
 
