@@ -384,7 +384,7 @@ class Deal:
         if min(card_points) < 0 or card_points[0] + card_points[1] != card_points_of(played):
             raise DeckError(
                 f"the card points {card_points[0]} + {card_points[1]} differ from the "
-                f"{card_points_of(played)} of the played cards"
+                f"{card_points_of(played)} of the played cards (marriages go in marriage_points)"
             )
         for p in (0, 1):
             if tricks_won[p] == 0 and (card_points[p] or marriage_points[p]):

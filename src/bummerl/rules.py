@@ -20,6 +20,10 @@ __all__ = ["FLAG_NAMES", "PRESETS", "Rules", "RulesError"]
 Game = Literal["schnapsen", "sixty-six"]
 
 
+#: The preset names, in the order of the contract's table.
+PRESET_NAMES: tuple[str, ...] = ("standard", "soft", "sharp", "tompa", "vu", "sixty-six")
+
+
 class RulesError(ValueError):
     """An unknown preset, an unknown flag or a flag value it cannot take."""
 
@@ -49,6 +53,8 @@ class Rules:
             if value not in allowed:
                 choices = ", ".join(map(str, allowed))
                 raise RulesError(f"rule flag {name} cannot be {value!r} (choose from {choices})")
+        if self.base not in PRESET_NAMES:
+            raise RulesError(f"unknown rules preset {self.base!r} (choose from {', '.join(PRESET_NAMES)})")
         for name in _BOOL_FLAGS:
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"rule flag {name} must be true or false, not {getattr(self, name)!r}")
@@ -73,7 +79,7 @@ class Rules:
         """One of the presets: standard, soft, sharp, tompa, vu, sixty-six."""
         try:
             return PRESETS[name.strip().lower()]
-        except KeyError:
+        except (KeyError, AttributeError):
             raise RulesError(f"unknown rules preset {name!r} (choose from {', '.join(PRESETS)})") from None
 
     def replace(self, **flags: Any) -> Rules:
