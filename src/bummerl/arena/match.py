@@ -1,0 +1,283 @@
+"""Playing the arena's games: one deal between two bots, paired deals, paired Bummerls, and the work unit
+(a *chunk*) that a worker process plays.
+
+Bots only ever get views (``View.of(deal, seat, score)``), never the deal. A bot that raises, returns
+something that is not an :class:`~bummerl.actions.Action`, or returns an illegal action *forfeits* the
+deal: the other side wins it with :data:`FORFEIT_POINTS` game points, reason ``forfeit``, and the fault
+is recorded with its reason.
+
+Seeds. Deck pair ``j`` of a match is dealt from ``Random(f"{seed}/deck/{j}")`` (dealer ``j % 2``), the
+same for every pairing of a round-robin; twin Bummerl ``j`` draws its decks from
+``Random(f"{seed}/bummerl/{j}")``. Bots are made afresh for every chunk with seeds drawn from
+``Random(f"{seed}/bots/{pairing}/{chunk}")``. Chunks depend on the number of games only, never on the
+number of workers, so the results are the same whatever ``--workers``.
+
+Optional bot hooks, called when present: ``new_deal(view)`` before a deal (raising forfeits the deal),
+``end_deal(view, outcome, fault)`` after it, ``close()`` when the chunk is done.
+
+>>> from bummerl.rules import Rules
+>>> task = Task(0, ("random", "random"), Rules.preset("standard"), seed=1, mode="deals", first=0, count=3)
+>>> result = play_chunk(task)
+>>> len(result.points), sum(result.decisions) > 0, result.faults
+(6, True, [])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any, Literal
+
+from bummerl.actions import Action
+from bummerl.arena.timing import Histogram, add_samples
+from bummerl.bots.base import Bot
+from bummerl.bots.registry import make_bot
+from bummerl.engine import Deal, IllegalActionError, Outcome
+from bummerl.game import TARGET
+from bummerl.rules import Rules
+from bummerl.view import View
+
+__all__ = [
+    "FORFEIT", "FORFEIT_POINTS", "MAX_FAULTS_KEPT", "ChunkResult", "Fault", "Mode", "Task", "bot_seeds",
+    "chunk_size", "deck_deal", "play_bummerl", "play_chunk", "play_deal",
+]
+
+#: Game points the other side scores when a bot forfeits a deal.
+FORFEIT_POINTS = 3
+#: The outcome reason of a forfeited deal.
+FORFEIT = "forfeit"
+#: Faults kept with their reason per bot and pairing (all are counted).
+MAX_FAULTS_KEPT = 20
+
+Mode = Literal["deals", "bummerls"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """A forfeit: which bot of the pairing (0 = A, 1 = B), in which deal (from 0, in play order), why."""
+
+    bot: int
+    deal: int
+    reason: str
+
+
+@dataclass(slots=True)
+class DealResult:
+    """How one deal ended for the arena: its outcome and, for a forfeit, the seat at fault and why."""
+
+    outcome: Outcome
+    fault_seat: int | None = None
+    fault: str | None = None
+
+
+def deck_deal(rules: Rules, seed: int, pair: int) -> Deal:
+    """The deal of deck pair ``pair``: both games of the pair start from this same position.
+
+    >>> d1, d2 = deck_deal(Rules.preset("standard"), 5, 2), deck_deal(Rules.preset("standard"), 5, 2)
+    >>> d1.deck == d2.deck, d1.dealer
+    (True, 0)
+    """
+    return Deal.random(rules, Random(f"{seed}/deck/{pair}"), dealer=pair % 2)
+
+
+def bot_seeds(seed: int, pairing: int, chunk: int) -> tuple[int, int]:
+    """The seeds of bot A and bot B for one chunk of one pairing.
+
+    >>> bot_seeds(1, 0, 0) == bot_seeds(1, 0, 0) != bot_seeds(1, 0, 1)
+    True
+    """
+    rng = Random(f"{seed}/bots/{pairing}/{chunk}")
+    return (rng.getrandbits(63), rng.getrandbits(63))
+
+
+def chunk_size(pairs: int) -> int:
+    """Deck pairs (or twin Bummerls) per chunk: about 32 chunks per pairing, 1 to 50 pairs each.
+
+    >>> chunk_size(1), chunk_size(100), chunk_size(10_000)
+    (1, 4, 50)
+    """
+    return max(1, min(50, -(-pairs // 32)))
+
+
+def _forfeit(deal: Deal, seat: int, why: str) -> DealResult:
+    return DealResult(Outcome(1 - seat, FORFEIT_POINTS, FORFEIT), seat, why)
+
+
+def play_deal(
+    deal: Deal,
+    bots: tuple[Bot, Bot],
+    score: tuple[int, int] | None = None,
+    clocks: tuple[list[int], list[int]] | None = None,
+) -> DealResult:
+    """Play a deal to its end; ``bots[s]`` sits at seat ``s``; ``clocks[s]`` collects its decision times (ns).
+
+    >>> from bummerl.bots.random_bot import RandomBot
+    >>> deal = Deal.random(Rules.preset("standard"), 3)
+    >>> play_deal(deal, (RandomBot(1), RandomBot(2))).outcome == deal.outcome
+    True
+    """
+    times = clocks if clocks is not None else ([], [])
+    clock = time.perf_counter_ns
+    view_of = View.of
+    for seat in (0, 1):
+        hook = getattr(bots[seat], "new_deal", None)
+        if hook is not None:
+            try:
+                hook(view_of(deal, seat, score))
+            except Exception as err:
+                return _forfeit(deal, seat, f"new_deal raised {type(err).__name__}: {err}")
+    while deal.outcome is None:
+        seat = deal.to_move
+        view = view_of(deal, seat, score)
+        start = clock()
+        try:
+            action = bots[seat].choose(view)
+        except Exception as err:
+            times[seat].append(clock() - start)
+            return _forfeit(deal, seat, f"raised {type(err).__name__}: {err}")
+        times[seat].append(clock() - start)
+        if type(action) is not Action:
+            return _forfeit(deal, seat, f"returned {type(action).__name__} {action!r}, not an Action")
+        try:
+            deal.apply(action)
+        except IllegalActionError as err:
+            return _forfeit(deal, seat, f"illegal action: {err}")
+    return DealResult(deal.outcome)
+
+
+def _end(bots: tuple[Bot, Bot], deal: Deal, score: tuple[int, int] | None, result: DealResult) -> None:
+    """Call the bots' ``end_deal`` hooks; a failing hook changes nothing."""
+    for seat in (0, 1):
+        hook: Callable[..., Any] | None = getattr(bots[seat], "end_deal", None)
+        if hook is not None:
+            with contextlib.suppress(Exception):  # the deal is over: nothing to forfeit any more
+                hook(View.of(deal, seat, score), result.outcome, result.fault)
+
+
+def play_bummerl(
+    rules: Rules,
+    rng: Random,
+    first_dealer: int,
+    bots: tuple[Bot, Bot],
+    clocks: tuple[list[int], list[int]] | None = None,
+    target: int = TARGET,
+) -> tuple[int, list[DealResult]]:
+    """Play deals until a seat has counted down from ``target`` to 0; return the winning seat and the deals.
+
+    Decks come from ``rng`` (one shuffle per deal) and the dealer alternates from ``first_dealer``, so two
+    calls with equal generators deal the same cards. Each bot sees the countdown in ``view.score``.
+
+    >>> from bummerl.bots.random_bot import RandomBot
+    >>> winner, deals = play_bummerl(Rules.preset("standard"), Random(1), 0, (RandomBot(1), RandomBot(2)))
+    >>> winner in (0, 1) and sum(d.outcome.game_points for d in deals if d.outcome.winner == winner) >= 7
+    True
+    """
+    needed = [target, target]
+    dealer = first_dealer
+    results: list[DealResult] = []
+    while needed[0] > 0 and needed[1] > 0:
+        deal = Deal.random(rules, rng, dealer=dealer)
+        score = (needed[0], needed[1])
+        result = play_deal(deal, bots, score, clocks)
+        _end(bots, deal, score, result)
+        results.append(result)
+        if result.outcome.winner is not None:
+            needed[result.outcome.winner] -= result.outcome.game_points
+        dealer = 1 - dealer
+    return (0 if needed[0] <= 0 else 1), results
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One chunk of one pairing: ``count`` deck pairs (or twin Bummerls) from number ``first``."""
+
+    pairing: int
+    names: tuple[str, str]
+    rules: Rules
+    seed: int
+    mode: Mode
+    first: int
+    count: int
+    chunk: int = 0
+    timeout: float | None = None
+
+
+@dataclass(slots=True)
+class ChunkResult:
+    """What a chunk produced, seen from bot A: everything the report needs, small enough to send back.
+
+    ``points`` has one value per deal in play order: ``+g`` A won g game points, ``-g`` B won, 0 a draw.
+    ``winners`` (Bummerl mode) has the winner of each Bummerl (0 = A, 1 = B) and ``lengths`` its deals.
+    """
+
+    pairing: int
+    first: int
+    points: list[int] = field(default_factory=list)
+    reasons: Counter[str] = field(default_factory=Counter)
+    faults: list[Fault] = field(default_factory=list)
+    fault_counts: list[int] = field(default_factory=lambda: [0, 0])
+    winners: list[int] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=lambda: [0, 0])
+    times: tuple[Histogram, Histogram] = field(default_factory=lambda: ({}, {}))
+    seconds: float = 0.0
+
+
+def _book(out: ChunkResult, a_seat: int, result: DealResult) -> None:
+    """Record a deal; a fault's deal number counts from the chunk's start (the runner adds the offset)."""
+    outcome = result.outcome
+    number = len(out.points)
+    if outcome.winner is None:
+        out.points.append(0)
+    else:
+        out.points.append(outcome.game_points if outcome.winner == a_seat else -outcome.game_points)
+    out.reasons[outcome.reason] += 1
+    if result.fault_seat is not None:
+        slot = 0 if result.fault_seat == a_seat else 1
+        out.fault_counts[slot] += 1
+        if len(out.faults) < MAX_FAULTS_KEPT:
+            out.faults.append(Fault(slot, number, result.fault or ""))
+
+
+def play_chunk(task: Task) -> ChunkResult:
+    """Play one chunk: make the two bots, play every game of it, close the bots (a worker's job)."""
+    start = time.perf_counter()
+    seeds = bot_seeds(task.seed, task.pairing, task.chunk)
+    bot_a = make_bot(task.names[0], seeds[0], timeout=task.timeout)
+    bot_b = make_bot(task.names[1], seeds[1], timeout=task.timeout)
+    out = ChunkResult(task.pairing, task.first)
+    clocks_a: list[int] = []
+    clocks_b: list[int] = []
+    try:
+        for j in range(task.first, task.first + task.count):
+            for seat_bots, clocks, a_seat in (
+                ((bot_a, bot_b), (clocks_a, clocks_b), 0),
+                ((bot_b, bot_a), (clocks_b, clocks_a), 1),
+            ):
+                if task.mode == "deals":
+                    deal = deck_deal(task.rules, task.seed, j)
+                    result = play_deal(deal, seat_bots, None, clocks)
+                    _end(seat_bots, deal, None, result)
+                    _book(out, a_seat, result)
+                else:
+                    winner, results = play_bummerl(
+                        task.rules, Random(f"{task.seed}/bummerl/{j}"), j % 2, seat_bots, clocks
+                    )
+                    for result in results:
+                        _book(out, a_seat, result)
+                    out.winners.append(0 if winner == a_seat else 1)
+                    out.lengths.append(len(results))
+    finally:
+        for bot in (bot_a, bot_b):
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+    for slot, clocks_ in enumerate((clocks_a, clocks_b)):
+        out.decisions[slot] = len(clocks_)
+        add_samples(out.times[slot], clocks_)
+    out.seconds = time.perf_counter() - start
+    return out

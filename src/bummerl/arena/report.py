@@ -1,0 +1,217 @@
+"""Arena output: Rich tables for people, JSON and CSV for programs.
+
+>>> from bummerl.rules import Rules
+>>> from bummerl.arena.runner import ArenaConfig, run_arena
+>>> result = run_arena(ArenaConfig(("random", "random"), Rules.preset("vu"), seed=1, deals=10))
+>>> data = to_json(result)
+>>> data["deals"], [r["bot"] for r in data["pairings"][0]["results"]]
+(10, ['random', 'random#2'])
+>>> to_csv(result).splitlines()[0].split(",")[:4]
+['pairing', 'bot', 'opponent', 'deals']
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from typing import Any
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from bummerl.arena.match import FORFEIT_POINTS
+from bummerl.arena.results import ArenaResult, BotLine, Interval, PairingSummary, Standing
+
+__all__ = ["print_report", "render", "to_csv", "to_json"]
+
+
+def _num(x: float, digits: int = 3) -> float | None:
+    return None if math.isnan(x) else round(x, digits)
+
+
+def _line_json(line: BotLine) -> dict[str, Any]:
+    return {
+        "bot": line.label, "deals": line.deals, "won": line.won, "lost": line.lost, "drawn": line.drawn,
+        "won_share": line.won_share.to_json(), "game_points_per_deal": line.points_per_deal.to_json(),
+        "net_game_points_per_deal": line.net_per_deal.to_json(), "bummerls_won": line.bummerls_won,
+        "bummerls_lost": line.bummerls_lost, "bummerl_share": line.bummerl_share.to_json(),
+        "faults": line.faults, "decisions": line.decisions,
+        "decision_ms": {"median": _num(line.median_ms, 4), "p95": _num(line.p95_ms, 4)},
+    }
+
+
+def _standing_json(s: Standing) -> dict[str, Any]:
+    return {
+        "bot": s.label, "spec": s.spec, "rating": round(s.rating, 1), "deals": s.deals, "won": s.won,
+        "won_share": s.won_share.to_json(), "game_points_per_deal": s.points_per_deal.to_json(),
+        "bummerls_won": s.bummerls_won, "bummerls": s.bummerls, "faults": s.faults, "decisions": s.decisions,
+        "decision_ms": {"median": _num(s.median_ms, 4), "p95": _num(s.p95_ms, 4)},
+    }
+
+
+def to_json(result: ArenaResult) -> dict[str, Any]:
+    """The whole result as plain JSON data (NaN written as null)."""
+    return {
+        "bots": list(result.specs), "labels": list(result.labels), "rules": result.rules, "seed": result.seed,
+        "mode": result.mode, "games_per_pairing": result.games, "workers": result.workers,
+        "forfeit_game_points": FORFEIT_POINTS,
+        "deals": result.deals, "seconds": round(result.seconds, 4),
+        "deals_per_second": _num(result.deals_per_second, 1),
+        "pairings": [
+            {
+                "bots": [p.lines[0].label, p.lines[1].label], "results": [_line_json(x) for x in p.lines],
+                "reasons": p.reasons,
+                "unfinished_bummerl": None if p.unfinished is None else list(p.unfinished),
+                "faults": [{"bot": p.lines[f.bot].label, "deal": f.deal, "reason": f.reason}
+                           for f in p.faults],
+            }
+            for p in result.pairings
+        ],
+        "rating_anchor": result.anchor,
+        "standings": [_standing_json(s) for s in result.standings],
+    }
+
+
+_CSV_FIELDS = [
+    "pairing", "bot", "opponent", "deals", "won", "lost", "drawn", "won_share", "won_share_low",
+    "won_share_high", "game_points_per_deal", "game_points_low", "game_points_high", "net_per_deal",
+    "net_low", "net_high", "bummerls_won", "bummerls_lost", "bummerl_share", "bummerl_share_low",
+    "bummerl_share_high", "faults", "decisions", "median_ms", "p95_ms", "rating",
+]
+
+
+def to_csv(result: ArenaResult) -> str:
+    """One row per bot and pairing (the rating is the bot's overall one)."""
+    ratings = {s.label: s.rating for s in result.standings}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(_CSV_FIELDS)
+
+    def iv(x: Interval) -> list[float | None]:
+        return [_num(x.value, 6), _num(x.low, 6), _num(x.high, 6)]
+
+    for p in result.pairings:
+        for slot, line in enumerate(p.lines):
+            writer.writerow([
+                p.index, line.label, p.lines[1 - slot].label, line.deals, line.won, line.lost, line.drawn,
+                *iv(line.won_share), *iv(line.points_per_deal), *iv(line.net_per_deal), line.bummerls_won,
+                line.bummerls_lost, *iv(line.bummerl_share), line.faults, line.decisions,
+                _num(line.median_ms, 4), _num(line.p95_ms, 4), round(ratings[line.label], 1),
+            ])
+    return out.getvalue()
+
+
+def _share(x: Interval) -> str:
+    if math.isnan(x.value):
+        return "-"
+    return f"{100 * x.value:.1f}% [{100 * x.low:.1f}, {100 * x.high:.1f}]"
+
+
+def _mean(x: Interval, signed: bool = False) -> str:
+    """A mean with its half-width (the t interval is symmetric)."""
+    if math.isnan(x.value):
+        return "-"
+    fmt = "+.2f" if signed else ".2f"
+    if math.isnan(x.low):
+        return format(x.value, fmt)
+    return f"{x.value:{fmt}} ±{(x.high - x.low) / 2:.2f}"
+
+
+def _duration(ms: float) -> str:
+    """A time per decision with a unit that fits: 3.1µs, 0.42ms, 12ms, 1.5s."""
+    if math.isnan(ms):
+        return "-"
+    if ms < 0.1:
+        return f"{ms * 1000:.1f}µs"
+    if ms < 10:
+        return f"{ms:.2f}ms"
+    if ms < 1000:
+        return f"{ms:.0f}ms"
+    return f"{ms / 1000:.1f}s"
+
+
+def _times(median_ms: float, p95_ms: float) -> str:
+    return f"{_duration(median_ms)} / {_duration(p95_ms)}"
+
+
+def _table(title: str) -> Table:
+    return Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+
+
+def _pairing_table(p: PairingSummary, title: str) -> Table:
+    table = _table(title)
+    for name in ("bot", "deals won", "share [95% CI]", "game pts/deal", "net/deal", "Bummerls", "faults",
+                 "time med/p95"):
+        table.add_column(name, justify="left" if name == "bot" else "right")
+    for line in p.lines:
+        bshare = "" if math.isnan(line.bummerl_share.value) else f" ({100 * line.bummerl_share.value:.0f}%)"
+        table.add_row(
+            line.label, str(line.won), _share(line.won_share), _mean(line.points_per_deal),
+            _mean(line.net_per_deal, signed=True), f"{line.bummerls_won}{bshare}", str(line.faults),
+            _times(line.median_ms, line.p95_ms),
+        )
+    return table
+
+
+def _round_robin_tables(result: ArenaResult) -> list[RenderableType]:
+    pairs = _table("pairings (seen from bot A)")
+    for name in ("bot A", "bot B", "A's deal share [95% CI]", "A's net/deal", "Bummerls A-B", "faults A/B"):
+        pairs.add_column(name, justify="left" if name.startswith("bot") else "right")
+    for p in result.pairings:
+        a, b = p.lines
+        pairs.add_row(a.label, b.label, _share(a.won_share), _mean(a.net_per_deal, signed=True),
+                      f"{a.bummerls_won}-{b.bummerls_won}", f"{a.faults}/{b.faults}")
+    stand = _table(f"standings (Bradley-Terry rating on deals, Elo scale, {result.anchor} = 0)")
+    for name in ("#", "bot", "rating", "deal share [95% CI]", "game pts/deal", "Bummerls won", "faults",
+                 "time med/p95"):
+        stand.add_column(name, justify="left" if name == "bot" else "right")
+    for rank, s in enumerate(result.standings, 1):
+        stand.add_row(str(rank), s.label, f"{s.rating:+.0f}", _share(s.won_share), _mean(s.points_per_deal),
+                      f"{s.bummerls_won}/{s.bummerls}", str(s.faults), _times(s.median_ms, s.p95_ms))
+    return [pairs, stand]
+
+
+def render(result: ArenaResult) -> RenderableType:
+    """The report as a Rich renderable: tables, how deals ended, faults, throughput."""
+    unit = "deals" if result.mode == "deals" else "Bummerls"
+    head = (f"{' vs '.join(result.labels)}: {result.games} {unit} per pairing, rules {result.rules}, "
+            f"seed {result.seed}")
+    parts: list[RenderableType] = []
+    if len(result.pairings) == 1:
+        parts.append(_pairing_table(result.pairings[0], head))
+    else:
+        parts.append(Text(head, style="bold"))
+        parts += _round_robin_tables(result)
+    notes = Text()
+    for p in result.pairings:
+        who = f"{p.lines[0].label} vs {p.lines[1].label}: " if len(result.pairings) > 1 else ""
+        ends = ", ".join(f"{k} {v}" for k, v in p.reasons.items())
+        notes.append(f"{who}deals ended by {ends}\n")
+        if p.unfinished is not None:
+            notes.append(f"{who}last Bummerl unfinished (still needed {p.unfinished[0]}-{p.unfinished[1]}), "
+                         "not counted\n")
+        for f in p.faults:
+            notes.append(f"{who}fault: {p.lines[f.bot].label} forfeited deal {f.deal} "
+                         f"({FORFEIT_POINTS} game points to the other side): {f.reason}\n", style="red")
+        shown = len(p.faults)
+        total = p.lines[0].faults + p.lines[1].faults
+        if total > shown:
+            notes.append(f"{who}... and {total - shown} more faults\n", style="red")
+    rate = result.deals_per_second
+    notes.append(f"{result.deals} deals in {result.seconds:.2f} s: {rate:,.0f} deals/s "
+                 f"({result.workers} worker{'s' if result.workers > 1 else ''})")
+    parts.append(notes)
+    return Group(*parts)
+
+
+def print_report(result: ArenaResult, console: Console | None = None) -> None:
+    """Print the Rich report (to standard output unless a console is given; at least 120 columns wide
+    when not printing to a terminal)."""
+    if console is None:
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=max(120, console.width))
+    console.print(render(result))

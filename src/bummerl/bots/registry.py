@@ -1,0 +1,135 @@
+"""The bot registry: every bot by name, made with a seed.
+
+Built-in bots are registered *lazily*, by a ``"module:callable"`` path: the module is imported only when
+:func:`make_bot` asks for that bot, so importing the registry never imports the solver.
+
+A name may also be a spec for an outside program, ``cmd:COMMAND``: the command line (split like a shell
+would, a leading ``python``/``python3`` meaning this interpreter) is started and spoken to in JSON lines,
+see :mod:`bummerl.bots.external`.
+
+>>> "random" in bot_names()
+True
+>>> bot = make_bot("random", seed=1)
+>>> bot.name
+'random'
+>>> make_bot("nobody")
+Traceback (most recent call last):
+...
+bummerl.bots.registry.UnknownBotError: unknown bot 'nobody' (known bots: ...; or cmd:COMMAND for an ...)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bummerl.bots.base import Bot
+
+__all__ = [
+    "CMD_PREFIX", "BotEntry", "BotFactory", "UnknownBotError", "bot_names", "describe_bots", "make_bot",
+    "register",
+]
+
+#: ``factory(seed) -> Bot``: seed None means "seed from the system".
+BotFactory = Callable[[int | None], Bot]
+
+#: Spec prefix that makes an outside program a bot: ``cmd:python examples/random_bot.py``.
+CMD_PREFIX = "cmd:"
+
+
+class UnknownBotError(ValueError):
+    """A bot name that nobody registered (the message lists the known ones)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotEntry:
+    """One registered bot: a factory (or a lazy ``"module:callable"`` path), a description, and whether
+    it is shown to players (``public``; e.g. a cheating bot for tests is not)."""
+
+    name: str
+    factory: BotFactory | str
+    description: str
+    public: bool = True
+
+    def make(self, seed: int | None) -> Bot:
+        """Build the bot, importing its module first if it was registered by path."""
+        factory = self.factory
+        if isinstance(factory, str):
+            module_name, _, attr = factory.partition(":")
+            factory = getattr(importlib.import_module(module_name), attr)
+        return factory(seed)
+
+
+_REGISTRY: dict[str, BotEntry] = {}
+
+
+def register(name: str, factory: BotFactory | str, description: str, public: bool = True) -> None:
+    """Register (or replace) a bot under ``name``.
+
+    ``factory`` is a callable ``factory(seed) -> Bot`` or, for a lazy import, the string
+    ``"package.module:callable"``.
+
+    >>> from bummerl.bots.random_bot import RandomBot
+    >>> register("doc-random", RandomBot, "a random bot registered in a doctest", public=False)
+    >>> "doc-random" in bot_names(), "doc-random" in bot_names(public_only=True)
+    (True, False)
+    """
+    key = name.strip().lower()
+    if not key or key.startswith(CMD_PREFIX) or any(ch.isspace() for ch in key):
+        raise ValueError(f"bad bot name {name!r}: a name is one word and must not start with {CMD_PREFIX!r}")
+    if isinstance(factory, str) and ":" not in factory:
+        raise ValueError(f"lazy bot factory {factory!r} must be written 'package.module:callable'")
+    _REGISTRY[key] = BotEntry(key, factory, description, public)
+
+
+def bot_names(public_only: bool = False) -> list[str]:
+    """Registered bot names, in registration order (built-ins first).
+
+    >>> bot_names(public_only=True)[0]
+    'random'
+    """
+    return [e.name for e in _REGISTRY.values() if e.public or not public_only]
+
+
+def describe_bots(public_only: bool = False) -> list[tuple[str, str]]:
+    """(name, description) of every registered bot.
+
+    >>> dict(describe_bots())["random"]
+    'picks uniformly among the legal actions (seeded)'
+    """
+    return [(e.name, e.description) for e in _REGISTRY.values() if e.public or not public_only]
+
+
+def make_bot(name: str, seed: int | None = None, *, timeout: float | None = None) -> Bot:
+    """A new bot from a registered name or a ``cmd:COMMAND`` spec, seeded with ``seed``.
+
+    ``timeout`` (seconds per decision) applies to outside programs only; None keeps their default.
+    Raises :class:`UnknownBotError` for a name nobody registered.
+
+    >>> from bummerl import Deal, Rules, View
+    >>> view = View.of(Deal.random(Rules.preset("standard"), 1), 0)
+    >>> make_bot("random", 3).choose(view) in view.legal_actions
+    True
+    """
+    spec = name.strip()
+    if spec.lower().startswith(CMD_PREFIX):
+        from bummerl.bots.external import ExternalBot
+
+        command = spec[len(CMD_PREFIX):].strip()
+        if timeout is None:
+            return ExternalBot(command, seed=seed)
+        return ExternalBot(command, seed=seed, timeout=timeout)
+    entry = _REGISTRY.get(spec.lower())
+    if entry is None:
+        known = ", ".join(bot_names()) or "none"
+        raise UnknownBotError(
+            f"unknown bot {name!r} (known bots: {known}; or {CMD_PREFIX}COMMAND for an outside program)"
+        )
+    return entry.make(seed)
+
+
+# ----------------------------------------------------------------------------------------------- built-ins
+# One line per built-in bot, registered by module path so that nothing heavy is imported until a bot is made.
+# Other bots are added here by their authors: register("name", "bummerl.bots.module:factory", "what it does").
+register("random", "bummerl.bots.random_bot:RandomBot", "picks uniformly among the legal actions (seeded)")
