@@ -16,6 +16,11 @@ app = typer.Typer(
 )
 
 
+@app.callback()
+def _root() -> None:
+    """Keep ``bummerl`` a group of subcommands even while only one is registered."""
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a one-line error on standard error and exit (no traceback)."""
     typer.echo(f"error: {message}", err=True)
