@@ -352,6 +352,11 @@ def test_concatenated_pretty_records_are_refused_with_a_hint() -> None:
         list(read_records(pretty + "\n" + pretty))
 
 
+def test_a_byte_order_mark_at_the_start_is_ignored() -> None:
+    assert [i.line for i in read_records("\ufeff" + json.dumps(SOFT_RECORD))] == [None]
+    assert len(list(read_records("\ufeff" + json.dumps(SOFT_RECORD, indent=2)))) == 1
+
+
 def test_an_empty_input_holds_no_record() -> None:
     with pytest.raises(RecordError, match="no record"):
         list(read_records("\n  \n"))

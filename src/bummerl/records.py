@@ -400,6 +400,8 @@ def read_records(lines: str | Iterable[str]) -> Iterator[Loaded]:
     lineno = 0
     for raw in it:
         lineno += 1
+        if lineno == 1:
+            raw = raw.removeprefix("\ufeff")  # a byte-order mark some editors write
         head.append(raw)
         if raw.strip():
             break
