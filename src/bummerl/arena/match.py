@@ -94,12 +94,15 @@ def bot_seeds(seed: int, pairing: int, chunk: int) -> tuple[int, int]:
     return (rng.getrandbits(63), rng.getrandbits(63))
 
 
-def chunk_size(pairs: int) -> int:
-    """Deck pairs (or twin Bummerls) per chunk: about 32 chunks per pairing, 1 to 50 pairs each.
+def chunk_size(pairs: int, outside: bool = False) -> int:
+    """Deck pairs (or twin Bummerls) per chunk: about 32 chunks per pairing, 1 to 50 pairs each; with an
+    outside bot (a program started per chunk) about 8 chunks of up to 500 pairs.
 
-    >>> chunk_size(1), chunk_size(100), chunk_size(10_000)
-    (1, 4, 50)
+    >>> chunk_size(1), chunk_size(100), chunk_size(10_000), chunk_size(100, outside=True)
+    (1, 4, 50, 13)
     """
+    if outside:
+        return max(1, min(500, -(-pairs // 8)))
     return max(1, min(50, -(-pairs // 32)))
 
 

@@ -164,7 +164,8 @@ def _round_robin_tables(result: ArenaResult) -> list[RenderableType]:
         a, b = p.lines
         pairs.add_row(a.label, b.label, _share(a.won_share), _mean(a.net_per_deal, signed=True),
                       f"{a.bummerls_won}-{b.bummerls_won}", f"{a.faults}/{b.faults}")
-    stand = _table(f"standings (Bradley-Terry rating on deals, Elo scale, {result.anchor} = 0)")
+    unit = "deals" if result.mode == "deals" else "Bummerls"
+    stand = _table(f"standings (Bradley-Terry rating on {unit} won, Elo scale, {result.anchor} = 0)")
     for name in ("#", "bot", "rating", "deal share [95% CI]", "game pts/deal", "Bummerls won", "faults",
                  "time med/p95"):
         stand.add_column(name, justify="left" if name == "bot" else "right")

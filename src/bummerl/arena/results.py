@@ -11,8 +11,9 @@ What the numbers mean (all per bot, within one pairing unless said otherwise):
   seat 0, deck pair 1, ...) into games to 7 as :func:`~bummerl.arena.stats.chain_bummerls` says; an
   unfinished last Bummerl is left out. Bummerl mode counts the Bummerls actually played. Share of
   finished Bummerls, Wilson interval.
-- *rating* (standings): Bradley-Terry on deals won (draws half each way, one virtual drawn deal per
-  pairing), Elo scale, the anchor bot at 0.
+- *rating* (standings): Bradley-Terry on deals won (draws half each way) or, in Bummerl mode, on
+  Bummerls won, with one virtual draw per pairing so that a clean sweep still has a finite rating; Elo
+  scale (a 100-point gap means the stronger wins 64 % of the time), the anchor bot at 0.
 - *time per decision*: median and 95th percentile of the time ``choose`` took, in milliseconds.
 
 >>> rec = PairingRecord(0, ("a", "b"), ("random", "random"), "deals", points=[2, -1, 3, 0])
@@ -24,6 +25,7 @@ What the numbers mean (all per bot, within one pairing unless said otherwise):
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -146,16 +148,21 @@ class ArenaResult:
 
 
 def labels_for(specs: list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    """Display names: the spec, with ``#2``, ``#3`` ... for repeats.
+    """Display names: the bot name, ``cmd:`` and the last word's file name for an outside program, with
+    ``#2``, ``#3`` ... for repeats.
 
-    >>> labels_for(["random", "random", "heuristic"])
-    ('random', 'random#2', 'heuristic')
+    >>> labels_for(["random", "random", "cmd:python examples/random_bot.py"])
+    ('random', 'random#2', 'cmd:random_bot.py')
     """
     seen: Counter[str] = Counter()
     out = []
     for spec in specs:
-        seen[spec] += 1
-        out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+        name = spec.strip()
+        if name.lower().startswith("cmd:"):
+            words = name[4:].split()
+            name = "cmd:" + (os.path.basename(words[-1].rstrip("/\\")) if words else "")
+        seen[name] += 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
     return tuple(out)
 
 
@@ -224,7 +231,10 @@ def standings(
         summary = summarize(rec)
         i, j = index[rec.labels[0]], index[rec.labels[1]]
         la, lb = summary.lines
-        results.append((i, j, la.won + la.drawn / 2, lb.won + lb.drawn / 2))
+        if rec.mode == "deals":
+            results.append((i, j, la.won + la.drawn / 2, lb.won + lb.drawn / 2))
+        else:
+            results.append((i, j, float(la.bummerls_won), float(lb.bummerls_won)))
         for k, line, sign in ((i, la, 1), (j, lb, -1)):
             deals[k] += line.deals
             won[k] += line.won

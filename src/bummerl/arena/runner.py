@@ -18,10 +18,18 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from itertools import combinations
 
-from bummerl.arena.match import MAX_FAULTS_KEPT, ChunkResult, Fault, Mode, Task, chunk_size, play_chunk
+from bummerl.arena.match import (
+    MAX_FAULTS_KEPT,
+    ChunkResult,
+    Fault,
+    Mode,
+    Task,
+    chunk_size,
+    play_chunk,
+)
 from bummerl.arena.results import ArenaResult, PairingRecord, labels_for, standings, summarize
 from bummerl.arena.timing import merge
-from bummerl.bots.registry import UnknownBotError, make_bot
+from bummerl.bots.registry import CMD_PREFIX, UnknownBotError, make_bot
 from bummerl.rules import Rules
 
 __all__ = ["ArenaConfig", "ArenaError", "plan", "run_arena"]
@@ -99,13 +107,17 @@ def plan(config: ArenaConfig) -> list[Task]:
     12
     """
     pairs = config.games // 2
-    size = chunk_size(pairs)
     tasks = []
     for index, (i, j) in enumerate(combinations(range(len(config.bots)), 2)):
+        size = chunk_size(pairs, outside=any(_outside(config.bots[k]) for k in (i, j)))
         for chunk, first in enumerate(range(0, pairs, size)):
             tasks.append(Task(index, (config.bots[i], config.bots[j]), config.rules, config.seed, config.mode,
                               first, min(size, pairs - first), chunk, config.timeout))
     return tasks
+
+
+def _outside(spec: str) -> bool:
+    return spec.strip().lower().startswith(CMD_PREFIX)
 
 
 def _results(tasks: list[Task], workers: int) -> Iterator[tuple[Task, ChunkResult]]:
