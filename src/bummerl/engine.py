@@ -427,7 +427,7 @@ class Deal:
         self.trick_log = ()
         self.marriages = tuple(marriages)
         self.exchanged = exchanged
-        self.ending = not total
+        self.ending = not (hands[0] | hands[1]) and lead is None  # a closed talon may still hold cards
         self.outcome = None
         self.history = []
         self._undo = []
