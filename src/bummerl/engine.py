@@ -105,7 +105,7 @@ def _is_card(c: object) -> bool:
     return isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 24
 
 
-def _check_deck(rules: Rules, deck: list[int] | tuple[int, ...]) -> None:
+def _check_deck(rules: Rules, deck: Sequence[int]) -> None:
     """Raise :class:`DeckError` unless ``deck`` holds each card of the rules' pack exactly once."""
     bad = [c for c in deck if not _is_card(c)]
     if bad:
@@ -205,7 +205,7 @@ class Deal:
     ending: bool
     outcome: Outcome | None
 
-    def __init__(self, rules: Rules, deck: list[int] | tuple[int, ...], dealer: int = 1) -> None:
+    def __init__(self, rules: Rules, deck: Sequence[int], dealer: int = 1) -> None:
         """A fresh deal: ``deck[0]`` is the top card (rules.md section 2). Raises :class:`DeckError`."""
         _check_seat("dealer", dealer)
         _check_deck(rules, deck)
@@ -288,7 +288,7 @@ class Deal:
         rules: Rules,
         *,
         hands: tuple[int, int],
-        talon: list[int] | tuple[int, ...] = (),
+        talon: Sequence[int] = (),
         trump_card: int | None = None,
         trump_suit: int | None = None,
         leader: int = 0,
@@ -395,6 +395,19 @@ class Deal:
                 raise DeckError("marriage points come in 20s and 40s")
         if n_tricks == 0 and dealer is not None and dealer == leader:
             raise DeckError("the non-dealer leads to the first trick")
+        if n_tricks and not tricks_won[leader]:
+            raise DeckError(f"the leader (player {leader}) won the previous trick, so has at least one trick")
+        if closed_by is not None:
+            o = 1 - closed_by
+            if not (
+                0 <= close_snapshot[0] <= tricks_won[o]
+                and 0 <= close_snapshot[1] <= card_points[o] + marriage_points[o]
+                and (close_snapshot[0] or not close_snapshot[1])
+            ):
+                raise DeckError(
+                    f"close_snapshot {close_snapshot} cannot be player {o}'s tricks and points when the "
+                    "talon was closed (they only grow, and need a trick)"
+                )
         if married >= 0:
             pair = (1 << (married * 6 + KING)) | (1 << (married * 6 + QUEEN))
             if married > 3 or hands[leader] & pair != pair:
