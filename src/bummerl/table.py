@@ -34,6 +34,7 @@ from bummerl.rules import Rules
 from bummerl.view import View
 
 __all__ = [
+    "RANK_LABELS",
     "CardStyle",
     "Event",
     "FirstLegal",
@@ -58,21 +59,23 @@ class IllegalMove(ValueError):
 # ----------------------------------------------------------------------------- names of things
 
 
-_GERMAN_RANK = {
-    Rank.NINE: "9", Rank.JACK: "U", Rank.QUEEN: "O", Rank.KING: "K", Rank.TEN: "10", Rank.ACE: "A",
+#: The rank as printed on a card face, per card style (German: Unter, Ober, König, Zehner, Sau).
+RANK_LABELS: dict[str, tuple[str, ...]] = {
+    "french": ("9", "J", "Q", "K", "10", "A"),
+    "german": ("9", "U", "O", "K", "10", "A"),
 }
 
 
 def card_name(card: Card | int, style: CardStyle = "french") -> str:
-    """A short name for a card: ``Q♥`` (French) or ``Herz O`` (German: Unter, Ober, König, Zehner, Sau).
+    """A short name for a card: ``Q♥``, ``10♠`` (French) or ``Herz O`` (German).
 
-    >>> card_name(Card.parse("QH")), card_name(Card.parse("TS"), "german")
-    ('Q♥', 'Laub 10')
+    >>> card_name(Card.parse("QH")), card_name(Card.parse("TS")), card_name(Card.parse("TS"), "german")
+    ('Q♥', '10♠', 'Laub 10')
     """
     c = CARDS[int(card)]
     if style == "german":
-        return f"{c.suit.german} {_GERMAN_RANK[c.rank]}"
-    return c.symbol
+        return f"{c.suit.german} {RANK_LABELS['german'][c.rank]}"
+    return RANK_LABELS["french"][c.rank] + c.suit.symbol
 
 
 def card_long_name(card: Card | int, style: CardStyle = "french") -> str:

@@ -1,0 +1,499 @@
+"""The full-screen game: one Bummerl of you against the computer, by keyboard and mouse.
+
+Run it with ``bummerl play``. The app is a thin skin over :class:`~bummerl.tui.session.PlaySession`
+(a :class:`~bummerl.table.Table` that saves itself): every key or click becomes one action for the table,
+and the screen is redrawn from your :class:`~bummerl.view.View` after each event.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Header, Label, RichLog, Static
+
+from bummerl.actions import CLAIM, CLOSE, EXCHANGE, PASS, Action
+from bummerl.cards import Card, Rank, cards_in
+from bummerl.table import CardStyle, Event, IllegalMove
+from bummerl.tui.screens import AnalysisScreen, DealSummaryScreen, GameOverScreen
+from bummerl.tui.session import COMPUTER, HUMAN, PlaySession
+from bummerl.tui.styles import APP_CSS
+from bummerl.tui.widgets import CardWidget, card_text, hand_marks, suit_text
+from bummerl.view import View
+
+__all__ = ["BummerlApp", "sorted_hand"]
+
+
+def sorted_hand(view: View) -> list[Card]:
+    """Your hand as it is shown: trumps first, then the other suits alternating colours, low to high.
+
+    >>> from bummerl import Deal, Rules
+    >>> v = View.of(Deal.from_deck(Rules.preset("standard"),
+    ...     "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC AC JS TS QD", dealer=1), 0)
+    >>> [str(c) for c in sorted_hand(v)]
+    ['QH', 'AS', 'TC', 'TD']
+    """
+    trump = int(view.trump_suit)
+    order = [trump] + [s for s in (3, 2, 0, 1) if s != trump]  # ♠ ♥ ♣ ♦ after the trumps
+    return sorted(view.hand, key=lambda c: (order.index(int(c.suit)), int(c.rank)))
+
+
+class BummerlApp(App[None]):
+    """Schnapsen against the computer in the terminal."""
+
+    TITLE = "bummerl"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = APP_CSS
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "play(0)", "play card", key_display="1-6"),
+        *[Binding(str(i + 1), f"play({i})", "play", show=False) for i in range(1, 6)],
+        Binding("x", "exchange", "exchange"),
+        Binding("c", "close", "close"),
+        Binding("m", "marry", "marriage"),
+        Binding("g", "claim", "claim 66", key_display="g/6"),
+        Binding("6", "claim_or_six", "claim", show=False),
+        Binding("p", "pass_", "pass"),
+        Binding("enter,n", "next", "next deal", key_display="⏎"),
+        Binding("question_mark", "analysis", "analysis", key_display="?"),
+        Binding("escape", "cancel", "cancel", show=False),
+        Binding("q", "quit_game", "quit"),
+    ]
+
+    def __init__(self, session: PlaySession, *, delay: float = 0.7, analysis_samples: int | None = None,
+                 review_samples: int = 24) -> None:
+        super().__init__()
+        self.session = session
+        self.delay = delay
+        self.analysis_samples = analysis_samples
+        self.review_samples = review_samples
+        self.marry_mode = False
+        self.bot_pending = False
+        self._shown_events = 0
+        self._summary_for = 0
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="table"):
+                yield Static(id="opponent")
+                with Horizontal(id="middle"):
+                    with Vertical(id="talon-box"):
+                        yield Label("Talon", id="talon-caption", classes="caption")
+                        with Horizontal():
+                            yield CardWidget(id="talon")
+                            yield CardWidget(id="trump")
+                    with Vertical(id="trick-box"):
+                        yield Label("Trick", id="trick-caption", classes="caption")
+                        with Horizontal():
+                            with Vertical(classes="seat-column"):
+                                yield CardWidget(id="trick-0")
+                                yield Label("", id="trick-label-0", classes="seat-label")
+                            with Vertical(classes="seat-column"):
+                                yield CardWidget(id="trick-1")
+                                yield Label("", id="trick-label-1", classes="seat-label")
+                yield Label("Your hand", id="hand-caption", classes="caption")
+                with Horizontal(id="hand"):
+                    for i in range(6):
+                        yield CardWidget(i, id=f"hand-{i}")
+                yield Static(id="status")
+            with Vertical(id="side"):
+                yield Static(id="score")
+                yield Static(id="points")
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.session.table
+        self.title = "bummerl — Schnapsen" if not table.rules.sixty_six else "bummerl — Sixty-Six"
+        self.sub_title = f"you vs the computer ({self.session.saved.level}) · rules {table.rules.describe()}"
+        self.query_one("#log", RichLog).border_title = "Events"
+        if self.session.note:
+            self.status(self.session.note, error=True)
+        self.after_change()
+
+    # ------------------------------------------------------------------ drawing
+
+    @property
+    def card_style(self) -> CardStyle:
+        """French or German card faces."""
+        return self.session.table.card_style
+
+    def status(self, message: str | Text, *, error: bool = False) -> None:
+        """Show a one-line message under the hand (red for an illegal choice)."""
+        widget = self.query_one("#status", Static)
+        widget.set_class(error, "error")
+        widget.update(message)
+
+    def refresh_table(self) -> None:
+        """Redraw everything from your view."""
+        table = self.session.table
+        view = self.session.view()
+        deal = table.deal
+        style = self.card_style
+        over = deal.is_over
+        # opponent
+        n_tricks = view.tricks_won[COMPUTER]
+        opp = Text.assemble((f"{table.name(COMPUTER)} ", "bold"), ("▒▒ " * view.opponent_hand_size, "blue"),
+                            (f"  {n_tricks} trick{'s' if n_tricks != 1 else ''}", "dim"))
+        known = list(cards_in(view.opponent_known_mask))
+        line2 = Text()
+        if known:
+            line2.append("shown: ", "dim")
+            for c in known:
+                line2.append_text(card_text(c, style))
+                line2.append(" ")
+        marriages = [s for p, s in view.marriages if p == COMPUTER]
+        if marriages:
+            line2.append("  declared: " if known else "declared: ", "dim")
+            line2.append_text(Text(" ").join(suit_text(s, style) for s in marriages))
+        self.query_one("#opponent", Static).update(Text.assemble(opp, "\n", line2))
+        # talon and trump
+        talon = self.query_one("#talon", CardWidget)
+        trump = self.query_one("#trump", CardWidget)
+        caption = self.query_one("#talon-caption", Label)
+        if view.talon_open:
+            talon.show_card(None, back=True)
+            trump.show_card(view.trump_card, style)
+            caption.update(Text.assemble("Talon ", (f"{view.talon_size}", "bold"), " · trump ",
+                                         suit_text(view.trump_suit, style)))
+        elif view.closed_by >= 0 and view.talon_size > 0:
+            talon.show_card(None, back=True, label="shut")
+            down = view.turned_down_trump
+            trump.show_card(down, style)
+            trump.add_class("faded")
+            caption.update(Text.assemble(f"Closed by {table.name(view.closed_by)} · trump ",
+                                         suit_text(view.trump_suit, style)))
+        else:
+            talon.show_card(None, label="empty")
+            trump.show_card(None, label="")
+            caption.update(Text.assemble("Talon used up · trump ", suit_text(view.trump_suit, style)))
+        if view.talon_open or view.closed_by < 0:
+            trump.remove_class("faded")
+        # trick in progress, or the last trick until the next card is played
+        trick_caption = self.query_one("#trick-caption", Label)
+        slots = [self.query_one("#trick-0", CardWidget), self.query_one("#trick-1", CardWidget)]
+        labels = [self.query_one("#trick-label-0", Label), self.query_one("#trick-label-1", Label)]
+        if view.lead_card is not None:
+            leader = 1 - view.to_move if not over else deal.leader
+            slots[0].show_card(view.lead_card, style)
+            slots[1].show_card(None, label="?" if not over else "")
+            labels[0].update(table.name(leader))
+            labels[1].update(table.name(1 - leader))
+            trick_caption.update("Trick")
+            for s in slots:
+                s.remove_class("faded")
+        elif view.tricks:
+            last = view.tricks[-1]
+            slots[0].show_card(last.lead, style)
+            slots[1].show_card(last.follow, style)
+            labels[0].update(table.name(last.leader))
+            labels[1].update(table.name(1 - last.leader))
+            trick_caption.update(Text.assemble("Last trick → ", (table.name(last.winner), "bold")))
+            for s in slots:
+                s.add_class("faded")
+        else:
+            for s in slots:
+                s.show_card(None)
+                s.remove_class("faded")
+            for lab in labels:
+                lab.update("")
+            trick_caption.update("Trick")
+        # your hand
+        hand = sorted_hand(view)
+        playable = 0
+        for a in view.legal_actions:
+            if a.card is not None:
+                playable |= a.card.bit
+        marks = hand_marks(hand, playable) if view.legal_actions else [None] * len(hand)
+        for i in range(6):
+            w = self.query_one(f"#hand-{i}", CardWidget)
+            w.remove_class("playable", "unplayable", "chosen")
+            if i < len(hand):
+                w.display = True
+                w.show_card(hand[i], style)
+                w.border_title = str(i + 1)
+                if marks[i] is True:
+                    w.add_class("playable")
+                elif marks[i] is False:
+                    w.add_class("unplayable")
+                if self.marry_mode and hand[i].rank in (Rank.KING, Rank.QUEEN) and \
+                        Action.marry(hand[i].suit) in view.legal_actions:
+                    w.add_class("chosen")
+            else:
+                w.display = False
+        self.query_one("#hand-caption", Label).update(
+            "Your hand — the marked cards may be played" if any(m is not None for m in marks) else "Your hand"
+        )
+        self.query_one("#score", Static).update(self._score_text())
+        self.query_one("#points", Static).update(self._points_text(view))
+        self.refresh_bindings()
+
+    def _score_text(self) -> Text:
+        table = self.session.table
+        target = table.game.target
+        out = Text("Bummerl — still needed\n", style="bold")
+        for seat in (HUMAN, COMPUTER):
+            need = table.score[seat]
+            pips = "●" * max(need, 0) + "○" * (target - max(need, 0))
+            out.append(f"{table.name(seat):<9}", style="bold" if seat == HUMAN else "")
+            out.append(f" {pips} ", style="green" if seat == HUMAN else "yellow")
+            out.append(f"{need}\n", style="bold")
+        deal = table.deal
+        out.append(f"Deal {table.deal_number} · {table.name(deal.dealer)} dealt", style="dim")
+        return out
+
+    def _points_text(self, view: View) -> Text:
+        rules = self.session.table.rules
+        out = Text()
+        tricks = view.tricks_won[HUMAN]
+        out.append(f"Your tricks: {tricks}", style="bold")
+        if rules.open_tricks or view.is_over:
+            out.append(f"  ·  points: {view.points[HUMAN]}", style="bold")
+            if view.pending[HUMAN]:
+                out.append(f"\n(+{view.pending[HUMAN]} marriage, counts after a trick)", style="dim")
+        else:
+            out.append("\n(no running points under these rules:\n count them yourself)", style="dim")
+        return out
+
+    def log_events(self, events: list[Event]) -> None:
+        """Write events to the log panel."""
+        log = self.query_one("#log", RichLog)
+        for e in events:
+            if e.kind in ("deal_over", "game_over"):
+                style = "bold green" if e.seat == HUMAN else ("bold red" if e.seat == COMPUTER else "bold")
+            elif e.kind == "deal":
+                style = "bold"
+            elif e.seat == COMPUTER:
+                style = "yellow"
+            elif e.seat == HUMAN:
+                style = "cyan"
+            else:
+                style = "dim"
+            log.write(Text(e.text, style=style))
+
+    # ------------------------------------------------------------------ the flow of play
+
+    @property
+    def busy(self) -> bool:
+        """True while the computer is about to move or thinking."""
+        return self.bot_pending
+
+    def after_change(self) -> None:
+        """Redraw, then hand the turn on: to the computer, to a deal summary, or to you."""
+        table = self.session.table
+        new = table.events[self._shown_events:]
+        self._shown_events = len(table.events)
+        self.log_events(new)
+        self.refresh_table()
+        if table.phase in ("deal_over", "game_over"):
+            self.marry_mode = False
+            if self._summary_for != table.deal_number:
+                self._summary_for = table.deal_number
+                self.status("The deal is over — press Enter for the summary and the next deal")
+                self.push_screen(DealSummaryScreen(table), self._summary_closed)
+        elif table.bot_to_move:
+            self.status(f"{table.name(COMPUTER)} is thinking…")
+            self.schedule_bot()
+        else:
+            self.prompt()
+
+    def prompt(self) -> None:
+        """Tell you what to do now."""
+        view = self.session.view()
+        table = self.session.table
+        if not view.legal_actions:
+            return
+        if table.deal.ending:
+            self.status("All cards are played: claim 66 (g) if you have it, or pass (p)")
+        elif view.married >= 0:
+            self.status(Text.assemble("Lead the king or queen of your marriage (",
+                                      suit_text(view.married, self.card_style), ")",
+                                      " — or claim 66 with g" if CLAIM in view.legal_actions else ""))
+        elif view.lead_card is not None:
+            led = card_text(view.lead_card, self.card_style)
+            self.status(Text.assemble(f"{table.name(COMPUTER)} led ", led, ": your card (1-6 or click)"))
+        else:
+            extras = [k for k, a in (("x exchange", EXCHANGE), ("c close", CLOSE), ("g claim 66", CLAIM))
+                      if a in view.legal_actions]
+            if any(a.kind == "marry" for a in view.legal_actions):
+                extras.append("m marriage")
+            more = f" — or {', '.join(extras)}" if extras else ""
+            self.status(f"Your lead: play a card (1-6 or click){more}")
+
+    def schedule_bot(self) -> None:
+        """Let the computer move after the configured delay (its thinking runs off the UI thread)."""
+        if self.bot_pending:
+            return
+        self.bot_pending = True
+        if self.delay > 0:
+            self.set_timer(self.delay, self._start_bot)
+        else:
+            self.call_later(self._start_bot)
+
+    def _start_bot(self) -> None:
+        self.run_worker(self._bot_think, thread=True, exclusive=True, group="bot")
+
+    def _bot_think(self) -> None:
+        action = self.session.bot_choice()
+        self.call_from_thread(self._bot_done, action)
+
+    def _bot_done(self, action: Action) -> None:
+        self.bot_pending = False
+        try:
+            self.session.apply_bot(action)
+        except IllegalMove as err:  # a broken bot must not crash the game
+            self.status(f"the computer tried an illegal move: {err}", error=True)
+            return
+        self.after_change()
+
+    def _summary_closed(self, _result: object = None) -> None:
+        table = self.session.table
+        if table.phase == "game_over":
+            self.status("The Bummerl is over — q quits")
+            self.push_screen(GameOverScreen(table, samples=self.review_samples))
+            return
+        self.session.next_deal()
+        self.after_change()
+
+    def human_act(self, action: Action) -> None:
+        """Try your action; explain in the status line if it is not allowed."""
+        table = self.session.table
+        if self.bot_pending or table.bot_to_move:
+            self.status(f"Wait — it is {table.name(COMPUTER)}'s turn", error=True)
+            return
+        if table.phase != "playing":
+            self.status("The deal is over — press Enter to continue", error=True)
+            return
+        try:
+            self.session.act(action)
+        except IllegalMove as err:
+            self.status(f"Not allowed: {err}", error=True)
+            return
+        self.marry_mode = False
+        self.after_change()
+
+    # ------------------------------------------------------------------ keys and clicks
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Grey out keys that do nothing now (they stay visible in the footer)."""
+        if action in ("quit_game", "cancel", "analysis", "play", "claim_or_six"):
+            return True
+        view = self.session.view()
+        phase = self.session.table.phase
+        if action == "next":
+            return True if phase != "playing" else None
+        legal = view.legal_actions
+        wanted = {"exchange": EXCHANGE, "close": CLOSE, "claim": CLAIM, "pass_": PASS}.get(action)
+        if wanted is not None:
+            return True if wanted in legal else None
+        if action == "marry":
+            return True if any(a.kind == "marry" for a in legal) else None
+        return True
+
+    def _hand(self) -> list[Card]:
+        return sorted_hand(self.session.view())
+
+    def action_play(self, slot: int) -> None:
+        """Play the card in a hand position (or choose it for a marriage)."""
+        hand = self._hand()
+        if slot >= len(hand):
+            self.status(f"You have no card {slot + 1}", error=True)
+            return
+        self.choose_card(hand[slot])
+
+    def choose_card(self, card: Card) -> None:
+        """A card picked by key or click: declares its marriage if it is the king or queen of one you may
+        declare, else plays it."""
+        view = self.session.view()
+        marry = Action.marry(card.suit)
+        is_pair_card = card.rank in (Rank.KING, Rank.QUEEN)
+        if is_pair_card and marry in view.legal_actions:
+            self.human_act(marry)
+            return
+        if self.marry_mode:
+            self.status("Choose the king or queen of a marriage (Esc cancels)", error=True)
+            return
+        self.human_act(Action.play(card))
+
+    @on(CardWidget.Clicked)
+    def card_clicked(self, message: CardWidget.Clicked) -> None:
+        """A click on one of your cards plays it (or declares its marriage)."""
+        widget_id = message.control.id if message.control is not None else None
+        if message.card is None or not (widget_id or "").startswith("hand-"):
+            return
+        self.choose_card(message.card)
+
+    def action_exchange(self) -> None:
+        """Exchange the trump jack (nine) for the face-up trump card."""
+        self.human_act(EXCHANGE)
+
+    def action_close(self) -> None:
+        """Close the talon."""
+        self.human_act(CLOSE)
+
+    def action_claim(self) -> None:
+        """Claim 66."""
+        self.human_act(CLAIM)
+
+    def action_claim_or_six(self) -> None:
+        """Key 6: the sixth card in Sixty-Six when you hold six, else claim 66."""
+        if len(self._hand()) >= 6 and CLAIM not in self.session.view().legal_actions:
+            self.action_play(5)
+        else:
+            self.human_act(CLAIM)
+
+    def action_pass_(self) -> None:
+        """Pass after the last trick."""
+        self.human_act(PASS)
+
+    def action_marry(self) -> None:
+        """Declare a marriage: at once when there is one, else choose its king or queen."""
+        view = self.session.view()
+        options = [a for a in view.legal_actions if a.kind == "marry"]
+        if not options:
+            self.human_act(Action.marry(self._marriage_suit_hint(view)))
+            return
+        if len(options) == 1:
+            self.human_act(options[0])
+            return
+        self.marry_mode = True
+        self.refresh_table()
+        self.status("Which marriage? Press the number of its king or queen, or click it (Esc cancels)")
+
+    def _marriage_suit_hint(self, view: View) -> int:
+        for s in range(4):
+            if view.hand_mask >> (s * 6 + Rank.KING) & view.hand_mask >> (s * 6 + Rank.QUEEN) & 1:
+                return s
+        return int(view.trump_suit)
+
+    def action_cancel(self) -> None:
+        """Leave the marriage choice."""
+        if self.marry_mode:
+            self.marry_mode = False
+            self.refresh_table()
+            self.prompt()
+
+    def action_next(self) -> None:
+        """Show the summary of a finished deal (the next deal follows it)."""
+        table = self.session.table
+        if table.phase == "playing":
+            return
+        self.push_screen(DealSummaryScreen(table), self._summary_closed)
+
+    def action_analysis(self) -> None:
+        """Show what each of your actions is worth here, over the hidden cards you cannot see."""
+        view = self.session.view()
+        if not view.legal_actions:
+            self.status("The analysis is for your turn", error=True)
+            return
+        self.push_screen(AnalysisScreen(view, self.card_style, samples=self.analysis_samples))
+
+    def action_quit_game(self) -> None:
+        """Quit; the game is saved and ``bummerl play --resume`` continues it."""
+        self.exit()

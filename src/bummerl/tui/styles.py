@@ -1,0 +1,121 @@
+"""The app's style sheet (Textual CSS), kept in Python so it ships with the package."""
+
+from __future__ import annotations
+
+__all__ = ["APP_CSS"]
+
+APP_CSS = """
+Screen {
+    layout: vertical;
+    background: $background;
+}
+#main {
+    height: 1fr;
+}
+#table {
+    width: 64;
+    min-width: 62;
+    height: 100%;
+    padding: 0 1;
+    background: #0b3d1e;
+}
+#side {
+    width: 1fr;
+    min-width: 24;
+    height: 100%;
+    padding: 0 1;
+    border-left: tall $primary 40%;
+}
+.caption {
+    color: $text-muted;
+    text-style: bold;
+    height: 1;
+    width: 100%;
+}
+#opponent {
+    height: 3;
+    padding: 0 0;
+}
+#middle {
+    height: 7;
+}
+#talon-box {
+    width: 22;
+}
+#trick-box {
+    width: 1fr;
+    padding-left: 4;
+}
+.seat-column {
+    width: 11;
+    height: 6;
+}
+.seat-label {
+    height: 1;
+    width: 9;
+    content-align: center middle;
+    color: $text-muted;
+}
+#hand {
+    height: 5;
+}
+#hand CardWidget {
+    margin-right: 1;
+}
+#talon {
+    margin-right: 1;
+}
+#status {
+    height: 2;
+    margin-top: 1;
+    color: $text;
+}
+#status.error {
+    color: $error;
+    text-style: bold;
+}
+#score {
+    height: auto;
+    margin-bottom: 1;
+}
+#points {
+    height: auto;
+    margin-bottom: 1;
+}
+#log {
+    height: 1fr;
+    border: round $primary 40%;
+    border-title-color: $text-muted;
+    scrollbar-size-vertical: 1;
+}
+ModalScreen {
+    align: center middle;
+    background: $background 60%;
+}
+.dialog {
+    width: 90;
+    max-width: 100%;
+    height: auto;
+    max-height: 100%;
+    border: thick $primary;
+    background: $surface;
+    padding: 1 2;
+}
+.dialog .title {
+    text-style: bold;
+    width: 100%;
+    content-align: center middle;
+    margin-bottom: 1;
+}
+.dialog .hint {
+    color: $text-muted;
+    margin-top: 1;
+}
+.dialog ProgressBar {
+    margin: 1 0;
+}
+.dialog DataTable {
+    height: auto;
+    max-height: 16;
+}
+"""

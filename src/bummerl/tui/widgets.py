@@ -1,0 +1,138 @@
+"""The pieces of the table on screen: card faces, the hand, the talon, the trick, the score board.
+
+Widgets only draw what they are given (cards, counts, texts); the app decides what that is from a view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import Static
+
+from bummerl.cards import CARDS, Card, Rank, Suit
+from bummerl.table import RANK_LABELS, CardStyle, card_name
+
+__all__ = ["CardWidget", "card_text", "suit_colour", "suit_text"]
+
+_FRENCH_COLOUR = {Suit.C: "bright_white", Suit.D: "red1", Suit.H: "red1", Suit.S: "bright_white"}
+_GERMAN_COLOUR = {Suit.C: "dark_orange3", Suit.D: "gold1", Suit.H: "red1", Suit.S: "green3"}
+#: Width of a card face inside its border.
+FACE_WIDTH = 7
+
+
+def suit_colour(suit: Suit | int, style: CardStyle = "french") -> str:
+    """The colour a suit is drawn in: red hearts and diamonds (French); four colours for German cards.
+
+    >>> suit_colour(Suit.H), suit_colour(Suit.S), suit_colour(Suit.S, "german")
+    ('red1', 'bright_white', 'green3')
+    """
+    return (_GERMAN_COLOUR if style == "german" else _FRENCH_COLOUR)[Suit(int(suit))]
+
+
+def suit_text(suit: Suit | int, style: CardStyle = "french") -> Text:
+    """A suit's symbol (French) or German name, in colour.
+
+    >>> suit_text(Suit.D).plain, suit_text(Suit.D, "german").plain
+    ('♦', 'Schellen')
+    """
+    s = Suit(int(suit))
+    return Text(s.german if style == "german" else s.symbol, style=f"bold {suit_colour(s, style)}")
+
+
+def card_text(card: Card | int, style: CardStyle = "french") -> Text:
+    """A card inline, in colour: ``Q♥`` or ``Herz O``.
+
+    >>> card_text(Card.parse("TD")).plain, card_text(Card.parse("QH"), "german").plain
+    ('10♦', 'Herz O')
+    """
+    c = CARDS[int(card)]
+    return Text(card_name(c, style), style=f"bold {suit_colour(c.suit, style)}")
+
+
+def _face(card: Card, style: CardStyle) -> Text:
+    """The three lines inside a card's border: rank top left, suit in the middle, rank bottom right."""
+    colour = suit_colour(card.suit, style)
+    rank = RANK_LABELS[style][card.rank]
+    middle = card.suit.german if style == "german" else card.suit.symbol
+    if style == "french":
+        middle = f"{middle} {middle}" if card.rank == Rank.TEN else middle
+    w = FACE_WIDTH
+    lines = (rank.ljust(w), middle.center(w), rank.rjust(w))
+    return Text.assemble(("\n".join(lines), f"bold {colour}"))
+
+
+def _back(label: str = "") -> Text:
+    fill = "░" * FACE_WIDTH
+    mid = label.center(FACE_WIDTH, "░") if label else fill
+    return Text.assemble((f"{fill}\n{mid}\n{fill}", "blue"))
+
+
+class CardWidget(Static):
+    """One card: a face, a back (optionally with a label such as the talon size), or an empty place.
+
+    Posts :class:`CardWidget.Clicked` when clicked, with its ``slot`` (its position in the hand).
+    """
+
+    DEFAULT_CSS = """
+    CardWidget {
+        width: 9;
+        height: 5;
+        border: round $foreground 60%;
+        background: $surface;
+        content-align: center middle;
+        text-wrap: nowrap;
+        text-overflow: clip;
+    }
+    CardWidget.back { border: round $primary; }
+    CardWidget.empty { border: round $foreground 20%; color: $foreground 40%; }
+    CardWidget.playable { border: heavy $success; }
+    CardWidget.unplayable { opacity: 45%; }
+    CardWidget.chosen { border: heavy $warning; }
+    CardWidget.faded { opacity: 60%; }
+    CardWidget.face:hover { border: heavy $accent; }
+    """
+
+    class Clicked(Message):
+        """A card was clicked."""
+
+        def __init__(self, slot: int, card: Card | None) -> None:
+            self.slot = slot
+            self.card = card
+            super().__init__()
+
+    def __init__(self, slot: int = -1, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(" ", id=id, classes=classes)
+        self.slot = slot
+        self.card: Card | None = None
+
+    def show_card(self, card: Card | None, style: CardStyle = "french", *, back: bool = False,
+                  label: str = "") -> None:
+        """Show a card face (``card``), a back (``back=True``, with an optional label) or an empty place."""
+        self.card = card
+        self.remove_class("face", "back", "empty")
+        if card is not None and not back:
+            self.add_class("face")
+            self.update(_face(card, style))
+        elif back:
+            self.add_class("back")
+            self.update(_back(label))
+        else:
+            self.add_class("empty")
+            self.update(Text(label.center(FACE_WIDTH), style="dim"))
+
+    def on_click(self) -> None:
+        self.post_message(self.Clicked(self.slot, self.card))
+
+
+def hand_marks(hand: Sequence[Card], playable: int) -> list[bool | None]:
+    """For each card of a hand: True (playable), False (not) or None when every card may be played.
+
+    >>> from bummerl.cards import parse_cards, mask_of
+    >>> hand = parse_cards("JH QH AS")
+    >>> hand_marks(hand, mask_of(hand)), hand_marks(hand, mask_of(hand[:2]))
+    ([None, None, None], [True, True, False])
+    """
+    every = all(playable >> c & 1 for c in hand)
+    return [None if every else bool(playable >> c & 1) for c in hand]
