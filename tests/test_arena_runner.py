@@ -1,0 +1,132 @@
+"""Running arenas: the same results whatever the number of workers, round-robins, settings errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from arena_bots import register_test_bots
+from bummerl import Rules
+from bummerl.arena import FORFEIT_POINTS, ArenaConfig, ArenaError, run_arena, to_json
+from bummerl.arena.runner import plan
+
+VU = Rules.preset("vu")
+
+
+@pytest.fixture
+def seen(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    return register_test_bots(monkeypatch)
+
+
+def results_only(data: dict[str, Any]) -> dict[str, Any]:
+    """The JSON without what depends on the clock or the number of workers."""
+    data = dict(data)
+    for key in ("seconds", "deals_per_second", "workers"):
+        data.pop(key)
+    for p in data["pairings"]:
+        for line in p["results"]:
+            line.pop("decision_ms")
+    for s in data["standings"]:
+        s.pop("decision_ms")
+    return data
+
+
+def test_one_worker_and_two_workers_give_the_same_results() -> None:
+    config = ArenaConfig(("random", "random", "random"), Rules.preset("standard"), seed=5, deals=24)
+    one = to_json(run_arena(config))
+    two = to_json(run_arena(ArenaConfig(**{**_fields(config), "workers": 2})))
+    assert results_only(one) == results_only(two)
+
+
+def test_bummerl_mode_is_reproducible_across_workers_too() -> None:
+    config = ArenaConfig(("random", "random"), VU, seed=2, bummerls=6)
+    one = to_json(run_arena(config))
+    two = to_json(run_arena(ArenaConfig(**{**_fields(config), "workers": 2})))
+    assert results_only(one) == results_only(two)
+
+
+def _fields(config: ArenaConfig) -> dict[str, Any]:
+    return {name: getattr(config, name) for name in config.__dataclass_fields__}
+
+
+def test_the_seed_decides_the_games() -> None:
+    a = to_json(run_arena(ArenaConfig(("random", "random"), VU, seed=1, deals=40)))
+    b = to_json(run_arena(ArenaConfig(("random", "random"), VU, seed=1, deals=40)))
+    c = to_json(run_arena(ArenaConfig(("random", "random"), VU, seed=2, deals=40)))
+    assert results_only(a) == results_only(b) != results_only(c)
+
+
+def test_a_round_robin_plays_every_pair_the_same_number_of_deals() -> None:
+    result = run_arena(ArenaConfig(("random", "random", "random"), VU, seed=1, deals=10))
+    assert [(p.lines[0].label, p.lines[1].label) for p in result.pairings] == [
+        ("random", "random#2"), ("random", "random#3"), ("random#2", "random#3")]
+    assert all(line.deals == 10 for p in result.pairings for line in p.lines)
+    assert result.deals == 30 and all(s.deals == 20 for s in result.standings)
+
+
+def test_progress_counts_every_deal_or_bummerl() -> None:
+    counts: list[int] = []
+    run_arena(ArenaConfig(("random", "random", "random"), VU, seed=1, deals=12), progress=counts.append)
+    assert sum(counts) == 36
+    counts.clear()
+    run_arena(ArenaConfig(("random", "random"), VU, seed=1, bummerls=4), progress=counts.append)
+    assert sum(counts) == 4
+
+
+def test_the_anchor_is_rated_zero_and_the_stronger_bot_above_it(seen: list[Any]) -> None:
+    result = run_arena(ArenaConfig(("random", "raiser", "first"), VU, seed=1, deals=20))
+    ratings = {s.label: s.rating for s in result.standings}
+    assert ratings["random"] == 0 and ratings["raiser"] < -300
+    again = run_arena(ArenaConfig(("random", "raiser", "first"), VU, seed=1, deals=20, anchor="first"))
+    assert {s.label: s.rating for s in again.standings}["first"] == 0
+
+
+def test_forfeits_are_scored_and_reported_with_their_deal(seen: list[Any]) -> None:
+    result = run_arena(ArenaConfig(("flaky", "random"), VU, seed=3, deals=60, workers=2))
+    pairing = result.pairings[0]
+    flaky, other = pairing.lines
+    assert flaky.faults > 0 and other.faults == 0
+    assert pairing.reasons["forfeit"] == flaky.faults
+    assert all(f.bot == 0 and "flaked" in f.reason for f in pairing.faults)
+    assert [f.deal for f in pairing.faults] == sorted({f.deal for f in pairing.faults})
+    assert flaky.won + other.won == 60
+
+
+def test_a_bot_that_always_fails_gives_three_game_points_every_deal(seen: list[Any]) -> None:
+    result = run_arena(ArenaConfig(("first", "raiser"), VU, seed=3, deals=20))
+    first, raiser = result.pairings[0].lines
+    assert (first.won, raiser.won, raiser.faults) == (20, 0, 20)
+    assert first.points_per_deal.value == first.net_per_deal.value == FORFEIT_POINTS
+    assert first.points_per_deal.low == first.points_per_deal.high == FORFEIT_POINTS
+    # 3 + 3 + 3 >= 7: a Bummerl every three deals, the last two deals unfinished
+    assert (first.bummerls_won, raiser.bummerls_won) == (6, 0)
+    assert result.pairings[0].unfinished == (7 - 2 * FORFEIT_POINTS, 7)
+
+
+def test_chunks_cover_every_deck_pair_once() -> None:
+    config = ArenaConfig(("a", "b"), VU, deals=2 * 77)
+    covered = [j for t in plan(config) for j in range(t.first, t.first + t.count)]
+    assert covered == list(range(77))
+    assert len({t.chunk for t in plan(config)}) == len(plan(config))
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"bots": ("random",)}, "at least two bots"),
+        ({"deals": 7}, "--deals must be an even number"),
+        ({"deals": 0}, "--deals must be an even number"),
+        ({"bummerls": 3}, "--bummerls must be an even number"),
+        ({"workers": 0}, "--workers must be at least 1"),
+        ({"timeout": -1.0}, "--timeout must be positive"),
+        ({"anchor": "nobody"}, "anchor 'nobody' is not one of the bots"),
+        ({"bots": ("random", "nobody")}, "unknown bot 'nobody'"),
+        ({"bots": ("random", "cmd:no-such-program-here --x")}, "cannot find the program 'no-such-program"),
+    ],
+)
+def test_settings_that_cannot_work_are_refused_in_one_line(changes: dict[str, Any], message: str) -> None:
+    fields = {"bots": ("random", "random"), "rules": VU, "deals": 10, **changes}
+    with pytest.raises(ArenaError, match=message) as err:
+        run_arena(ArenaConfig(**fields))
+    assert "\n" not in str(err.value)

@@ -1,0 +1,110 @@
+"""The bot registry: names, lazy built-ins, seeds, outside-program specs and clear errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from bummerl import Deal, Rules, View
+from bummerl.actions import Action
+from bummerl.bots import registry
+from bummerl.bots.external import ExternalBot
+from bummerl.bots.random_bot import RandomBot
+from bummerl.bots.registry import UnknownBotError, bot_names, describe_bots, make_bot, register
+
+
+@pytest.fixture(autouse=True)
+def private_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test registers into its own copy of the registry."""
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+
+
+class FirstBot:
+    name = "first"
+
+    def __init__(self, seed: int | None) -> None:
+        self.seed = seed
+
+    def choose(self, view: View) -> Action:
+        return view.legal_actions[0]
+
+
+def test_random_is_a_public_builtin_with_a_description() -> None:
+    assert "random" in bot_names(public_only=True)
+    assert dict(describe_bots())["random"]
+
+
+def test_make_bot_passes_the_seed_to_the_factory() -> None:
+    register("first", FirstBot, "plays the first legal action")
+    bot = make_bot("first", seed=42)
+    assert isinstance(bot, FirstBot) and bot.seed == 42
+
+
+def test_names_are_case_and_space_insensitive() -> None:
+    assert isinstance(make_bot("  Random ", 1), RandomBot)
+
+
+def test_unknown_names_list_the_known_bots_and_the_cmd_syntax() -> None:
+    register("first", FirstBot, "plays the first legal action")
+    with pytest.raises(UnknownBotError) as err:
+        make_bot("nobody")
+    message = str(err.value)
+    assert "'nobody'" in message and "random" in message and "first" in message and "cmd:COMMAND" in message
+
+
+def test_private_bots_are_listed_only_when_asked() -> None:
+    register("peeker", FirstBot, "a test-only bot", public=False)
+    assert "peeker" in bot_names()
+    assert "peeker" not in bot_names(public_only=True)
+    assert isinstance(make_bot("peeker"), FirstBot)
+
+
+def test_registration_order_is_kept_with_builtins_first() -> None:
+    register("zzz", FirstBot, "last")
+    register("aaa", FirstBot, "after it")
+    names = bot_names()
+    assert names[0] == "random" and names[-2:] == ["zzz", "aaa"]
+
+
+def test_a_lazy_factory_is_imported_only_when_the_bot_is_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    register("lazy", "bummerl.bots.random_bot:RandomBot", "random, registered by path")
+    monkeypatch.delitem(sys.modules, "bummerl.bots.random_bot", raising=False)
+    assert "bummerl.bots.random_bot" not in sys.modules
+    bot = make_bot("lazy", 3)
+    assert "bummerl.bots.random_bot" in sys.modules and bot.name == "random"
+
+
+def test_importing_the_registry_imports_no_bot_and_no_solver() -> None:
+    code = ("import sys, bummerl.bots; "
+            "print(sorted(m for m in sys.modules if m.startswith('bummerl.') and "
+            "(m.startswith('bummerl.bots.') or m.startswith('bummerl.search') or m == 'bummerl.arena')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['bummerl.bots.base', 'bummerl.bots.registry']"
+
+
+@pytest.mark.parametrize("name", ["", "two words", "cmd:x"])
+def test_bad_names_are_refused(name: str) -> None:
+    with pytest.raises(ValueError):
+        register(name, FirstBot, "bad")
+
+
+def test_a_lazy_factory_must_name_module_and_callable() -> None:
+    with pytest.raises(ValueError, match="module:callable"):
+        register("broken", "bummerl.bots.random_bot.RandomBot", "no colon")
+
+
+def test_cmd_spec_makes_an_outside_bot_running_this_python() -> None:
+    bot = make_bot("cmd:python examples/random_bot.py --flag 'two words'", seed=5, timeout=2.5)
+    assert isinstance(bot, ExternalBot)
+    assert bot.argv == [sys.executable, "examples/random_bot.py", "--flag", "two words"]
+    assert bot.seed == 5 and bot.timeout == 2.5
+    bot.close()
+
+
+def test_registered_bots_play_legal_actions() -> None:
+    deal = Deal.random(Rules.preset("standard"), 11)
+    view = View.of(deal, deal.to_move)
+    for name in bot_names(public_only=True):
+        assert make_bot(name, 1).choose(view) in view.legal_actions

@@ -1,0 +1,207 @@
+"""Outside bots over JSON lines: the messages, the answers accepted, and every way a program can fail."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bummerl import Deal, Rules, View
+from bummerl.actions import Action
+from bummerl.arena import ArenaConfig, run_arena
+from bummerl.bots.external import ExternalBot, ExternalBotError, parse_reply, view_to_json
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
+DECK = "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC AC JS TS QD"
+
+
+def write_bot(tmp_path: Path, on_decide: str, on_hello: str = "answer({'name': 'test'})",
+              name: str = "bot.py") -> str:
+    """A bot program; ``on_decide`` runs with ``msg`` (the decide message) and ``answer(obj)`` at hand.
+
+    Every message received is appended to ``log.jsonl`` beside it.
+    """
+    code = textwrap.dedent(f"""\
+        import json, sys, time
+        log = open({str(tmp_path / 'log.jsonl')!r}, 'a')
+        def answer(obj):
+            sys.stdout.write((obj if isinstance(obj, str) else json.dumps(obj)) + '\\n')
+            sys.stdout.flush()
+        for line in sys.stdin:
+            log.write(line); log.flush()
+            msg = json.loads(line)
+            if msg['type'] == 'hello':
+                {on_hello}
+            elif msg['type'] == 'decide':
+                {on_decide}
+            elif msg['type'] == 'bye':
+                break
+        """)
+    path = tmp_path / name
+    path.write_text(code)
+    return f"cmd:{sys.executable} {path}"
+
+
+def logged(tmp_path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (tmp_path / "log.jsonl").read_text().splitlines()]
+
+
+def arena(spec: str, deals: int = 2, timeout: float | None = None, seed: int = 1) -> Any:
+    return run_arena(ArenaConfig(("random", spec), Rules.preset("standard"), seed=seed, deals=deals,
+                                 timeout=timeout))
+
+
+def test_the_decide_message_describes_the_view() -> None:
+    deal = Deal.from_deck(Rules.preset("standard"), DECK, dealer=1)
+    deal.apply("play AS")
+    msg = view_to_json(View.of(deal, 1, score=(7, 5)))
+    assert msg["type"] == "decide" and msg["seat"] == 1 and msg["to_move"] == 1 and msg["dealer"] == 1
+    assert msg["rules"] == "standard" and msg["trump"] == "H" and msg["trump_card"] == "AH"
+    assert msg["lead"] == "AS" and msg["talon_size"] == 10 and msg["talon_open"] is True
+    assert msg["hand"] == ["JD", "KD", "JH", "KH", "QS"]
+    assert msg["score"] == [7, 5] and msg["legal"] == sorted(msg["legal"]) and "play QS" in msg["legal"]
+    assert msg["closed_by"] is None and msg["tricks"] == [] and msg["opponent_hand_size"] == 4
+    json.dumps(msg)
+
+
+def test_the_decide_message_after_tricks_marriages_and_closing() -> None:
+    deal = Deal.from_deck(Rules.preset("soft"),
+                          "JH KS QS AC TC KC AH AS TS QC JC KH QH TH JS JD QD KD TD AD", dealer=1)
+    for action in ("exchange", "marry S", "play KS", "play AC", "close"):
+        deal.apply(action)
+    msg = view_to_json(View.of(deal, 0))
+    assert msg["exchanged"] == {"player": 0, "gave": "JH", "took": "AH"}
+    assert msg["marriages"] == [{"player": 0, "suit": "S"}]
+    assert msg["tricks"] == [{"leader": 0, "lead": "KS", "follow": "AC", "winner": 0}]
+    assert msg["closed_by"] == 0 and msg["close_snapshot"] == [0, 0] and msg["trump_card"] is None
+    assert msg["bottom_card"] == "JH" and msg["talon_open"] is False
+
+
+@pytest.mark.parametrize(
+    ("line", "action"),
+    [("play QH", "play QH"), ("  play qh \r", "play QH"), ('"marry H"', "marry H"),
+     ('{"action": "claim"}', "claim"), ('{"action": "exchange", "note": "hi"}', "exchange")],
+)
+def test_answers_may_be_bare_json_strings_or_objects(line: str, action: str) -> None:
+    assert parse_reply(line) is Action.parse(action)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [("{nope", "malformed JSON answer"), ('"play QH', "malformed JSON answer"),
+     ('{"act": "claim"}', 'no "action" string'), ('{"action": 3}', 'no "action" string'),
+     ("dance", "unknown action in answer"), ("", "unknown action in answer")],
+)
+def test_bad_answers_are_refused_with_a_reason(line: str, message: str) -> None:
+    with pytest.raises(ExternalBotError, match=message):
+        parse_reply(line)
+
+
+def test_the_example_bot_plays_a_clean_reproducible_match() -> None:
+    spec = f"cmd:{sys.executable} {EXAMPLE}"
+    first = arena(spec, deals=8)
+    second = arena(spec, deals=8)
+    lines = first.pairings[0].lines
+    assert lines[0].faults == lines[1].faults == 0 and lines[1].decisions > 0
+    assert [x.won for x in lines] == [x.won for x in second.pairings[0].lines]
+    assert first.pairings[0].reasons == second.pairings[0].reasons
+
+
+def test_the_protocol_runs_hello_decide_deal_end_bye(tmp_path: Path) -> None:
+    spec = write_bot(tmp_path, "answer({'action': msg['legal'][0]})")
+    arena(spec, deals=2, seed=9)
+    messages = logged(tmp_path)
+    kinds = [m["type"] for m in messages]
+    assert kinds[0] == "hello" and kinds[-1] == "bye" and kinds.count("hello") == 1
+    assert kinds.count("deal_end") == 2 and "decide" in kinds
+    hello = messages[0]
+    assert hello["protocol"] == 1 and isinstance(hello["seed"], int) and hello["timeout"] == 10.0
+    end = next(m for m in messages if m["type"] == "deal_end")
+    assert end["result"]["reason"] and end["fault"] is None and end["seat"] in (0, 1)
+
+
+def test_malformed_json_is_that_bots_fault(tmp_path: Path) -> None:
+    result = arena(write_bot(tmp_path, "answer('{\"action\": ')"))
+    line, pairing = result.pairings[0].lines[1], result.pairings[0]
+    assert line.faults == 2 and line.won == 0
+    assert "malformed JSON answer" in pairing.faults[0].reason
+    assert pairing.faults[0].reason.startswith("raised ExternalBotError: ")
+
+
+def test_unknown_actions_are_that_bots_fault(tmp_path: Path) -> None:
+    result = arena(write_bot(tmp_path, "answer('dance')"))
+    assert result.pairings[0].lines[1].faults == 2
+    assert "unknown action in answer: not an action: 'dance'" in result.pairings[0].faults[0].reason
+
+
+def test_illegal_actions_are_that_bots_fault_and_it_hears_why(tmp_path: Path) -> None:
+    result = arena(write_bot(tmp_path, "answer('pass')"))
+    assert result.pairings[0].lines[1].faults == 2
+    assert "illegal action 'pass' (legal: " in result.pairings[0].faults[0].reason
+    ends = [m for m in logged(tmp_path) if m["type"] == "deal_end"]
+    assert len(ends) == 2 and all("illegal action 'pass'" in m["fault"] for m in ends)
+
+
+def test_a_slow_bot_times_out_and_is_restarted_for_the_next_deal(tmp_path: Path) -> None:
+    result = arena(write_bot(tmp_path, "time.sleep(3); answer(msg['legal'][0])"), deals=2, timeout=0.2)
+    line, pairing = result.pairings[0].lines[1], result.pairings[0]
+    assert line.faults == 2
+    assert "no answer to decide within 0.2 s (timeout)" in pairing.faults[0].reason
+    assert sum(1 for m in logged(tmp_path) if m["type"] == "hello") == 2  # restarted once
+
+
+def test_a_bot_that_crashes_is_reported_with_its_last_error_line(tmp_path: Path) -> None:
+    spec = write_bot(tmp_path, "sys.stderr.write('Traceback...\\nZeroDivisionError: oops\\n'); sys.exit(3)")
+    result = arena(spec, deals=2)
+    reasons = [f.reason for f in result.pairings[0].faults]
+    assert result.pairings[0].lines[1].faults == 2
+    assert "the bot program exited (code 3)" in reasons[0] and "ZeroDivisionError: oops" in reasons[0]
+
+
+def test_a_crashing_bot_is_restarted_at_most_max_restarts_times(tmp_path: Path) -> None:
+    spec = write_bot(tmp_path, "sys.exit(1)")
+    bot = ExternalBot(spec[4:], max_restarts=2)
+    deal = Deal.random(Rules.preset("standard"), 1)
+    view = View.of(deal, deal.to_move)
+    for _ in range(5):
+        bot.new_deal(view)
+        with pytest.raises(ExternalBotError, match="exited"):
+            bot.choose(view)
+    bot.close()
+    assert sum(1 for m in logged(tmp_path) if m["type"] == "hello") == 3  # the start and 2 restarts
+
+
+def test_every_deal_of_a_crashing_bot_is_forfeited(tmp_path: Path) -> None:
+    result = arena(write_bot(tmp_path, "sys.exit(1)"), deals=12)
+    assert result.pairings[0].lines[1].faults == 12 and result.pairings[0].lines[0].won == 12
+
+
+def test_a_bad_hello_answer_is_refused(tmp_path: Path) -> None:
+    spec = write_bot(tmp_path, "answer(msg['legal'][0])", on_hello="answer('hi there')")
+    result = arena(spec)
+    assert "bad hello answer 'hi there' (expected a JSON object)" in result.pairings[0].faults[0].reason
+
+
+def test_a_program_that_cannot_start_is_that_bots_fault() -> None:
+    bot = ExternalBot(["/nonexistent/program"])
+    deal = Deal.random(Rules.preset("standard"), 1)
+    with pytest.raises(ExternalBotError, match="cannot start"):
+        bot.choose(View.of(deal, deal.to_move))
+    bot.close()
+
+
+def test_close_lets_the_program_exit(tmp_path: Path) -> None:
+    spec = write_bot(tmp_path, "answer(msg['legal'][0])")
+    bot = ExternalBot(spec[4:], seed=3)
+    deal = Deal.random(Rules.preset("standard"), 1)
+    view = View.of(deal, deal.to_move)
+    assert bot.choose(view) in view.legal_actions
+    assert bot.hello == {"name": "test"}
+    proc = bot._proc
+    bot.close()
+    assert proc is not None and proc.returncode == 0
+    assert [m["type"] for m in logged(tmp_path)] == ["hello", "decide", "bye"]
