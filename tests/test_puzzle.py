@@ -106,6 +106,10 @@ def test_a_puzzle_may_give_cards_as_text_and_any_case() -> None:
         ({"facedwn": 1}, "unknown puzzle key 'facedwn'"),
         ({"points": {"me": 28, "him": 27}}, "unknown player 'him'"),
         ({"married": "H"}, "the marriage in H needs its king and queen"),
+        (
+            {"tricks": {"me": 0, "opponent": 4}, "points": {"me": 0, "opponent": 55}},
+            "the leader (me) won the previous trick, so cannot have 0 tricks",
+        ),
         ({"pending": {"me": 20, "opponent": 0}}, "marriage counts at once and cannot be pending"),
     ],
 )

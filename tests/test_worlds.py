@@ -86,6 +86,7 @@ def assert_consistent(world: Deal, view: View) -> None:
     seen = View.of(world, view.seat)
     for name in PUBLIC:
         assert getattr(seen, name) == getattr(view, name), name
+    assert getattr(seen, "last_trump_card", None) == getattr(view, "last_trump_card", None)
 
 
 @pytest.mark.parametrize(

@@ -245,6 +245,8 @@ def check_position(
     if trump_card is not None:
         listed.append(("trump_card", 1 << trump_card))
     listed.append(("lead", lead_bit))
+    if sum(tricks) and not tricks[leader]:
+        raise PuzzleError(f"the leader ({names[leader]}) won the previous trick, so cannot have 0 tricks")
     hidden = unseen.bit_count() - facedown
     ending = not hand and hidden + opponent_has.bit_count() == 0 and lead is None
     bonus = (0, 0)
@@ -276,6 +278,8 @@ def check_position(
         other = 1 - closed_by
         at_t, at_p = at_close
         since = rules.hand_size - sizes[0]
+        if at_p and not at_t:
+            raise PuzzleError(f"at_close gives {names[other]} {at_p} points but no trick")
         if at_t < 0 or at_p < 0 or at_t > tricks[other] or at_p > points[other]:
             raise PuzzleError(
                 f"at_close ({at_t} tricks, {at_p} points) cannot exceed {names[other]}'s {tricks[other]} "

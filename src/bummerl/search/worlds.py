@@ -80,6 +80,8 @@ class _Frame:
     exchanged: tuple[int, Card, Card] | None = None
     dealer: int | None = None
     trick_log: tuple[Trick, ...] = ()
+    #: The card that lay under the talon, once drawn (a view remembers it; the world should too).
+    last_trump: int | None = None
 
     @property
     def total(self) -> int:
@@ -89,7 +91,7 @@ class _Frame:
         hand = self.puzzle.opponent_has
         for c in hand_cards:
             hand |= 1 << c
-        return self.puzzle.world(
+        deal = self.puzzle.world(
             hand,
             talon,
             seat=self.seat,
@@ -98,24 +100,34 @@ class _Frame:
             dealer=self.dealer,
             trick_log=self.trick_log,
         )
+        if self.last_trump is not None and not deal.talon_size:
+            deal.trump_card = self.last_trump
+        return deal
+
+
+def _last_trump(view: View) -> int | None:
+    card = getattr(view, "last_trump_card", None)  # newer views remember the drawn trump card
+    return None if card is None else int(card)
 
 
 def _frame(source: Source) -> _Frame:
-    if isinstance(source, View):
-        puzzle = Puzzle.from_view(source)
-        extra = {
-            "seat": source.seat,
-            "marriages": source.marriages,
-            "exchanged": source.exchanged,
-            "dealer": source.dealer,
-            "trick_log": source.tricks,
-        }
-    else:
-        puzzle = source
-        extra = {"seat": 0}
+    puzzle = Puzzle.from_view(source) if isinstance(source, View) else source
     cards = tuple(int(c) for c in cards_in(puzzle.unseen))
     orders = factorial(puzzle.facedown) if puzzle.talon == "open" else 1
-    return _Frame(puzzle, cards=cards, in_hand=puzzle.hidden_in_hand, orders=orders, **extra)  # type: ignore[arg-type]
+    if isinstance(source, View):
+        return _Frame(
+            puzzle,
+            source.seat,
+            cards,
+            puzzle.hidden_in_hand,
+            orders,
+            marriages=source.marriages,
+            exchanged=source.exchanged,
+            dealer=source.dealer,
+            trick_log=source.tricks,
+            last_trump=_last_trump(source),
+        )
+    return _Frame(puzzle, 0, cards, puzzle.hidden_in_hand, orders)
 
 
 def count_worlds(source: Source) -> int:
