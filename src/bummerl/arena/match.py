@@ -257,12 +257,13 @@ def play_chunk(task: Task) -> ChunkResult:
     clocks_b: list[int] = []
     try:
         for j in range(task.first, task.first + task.count):
+            fresh = deck_deal(task.rules, task.seed, j) if task.mode == "deals" else None
             for seat_bots, clocks, a_seat in (
                 ((bot_a, bot_b), (clocks_a, clocks_b), 0),
                 ((bot_b, bot_a), (clocks_b, clocks_a), 1),
             ):
-                if task.mode == "deals":
-                    deal = deck_deal(task.rules, task.seed, j)
+                if fresh is not None:
+                    deal = fresh.copy()
                     result = play_deal(deal, seat_bots, None, clocks)
                     _end(seat_bots, deal, None, result)
                     _book(out, a_seat, result)
