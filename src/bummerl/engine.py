@@ -210,22 +210,22 @@ class Deal:
         _check_seat("dealer", dealer)
         _check_deck(rules, deck)
         self.rules = rules
-        self.deck = deck = tuple([CARDS[c] for c in deck])
+        cards = self.deck = tuple([CARDS[c] for c in deck])
         self.dealer = dealer
         self._sixty_six = rules.sixty_six
         self._auto = rules.auto_claim
         second = 3 if rules.sixty_six else 2
         forehand = 1 - dealer
         hands = [0, 0]
-        for c in deck[0:3] + deck[7 : 7 + second]:
+        for c in cards[0:3] + cards[7 : 7 + second]:
             hands[forehand] |= 1 << c
-        for c in deck[3:6] + deck[7 + second : 7 + 2 * second]:
+        for c in cards[3:6] + cards[7 + second : 7 + 2 * second]:
             hands[dealer] |= 1 << c
         self.hands = hands
-        self.stock = tuple(deck[7 + 2 * second :])
+        self.stock = tuple([int(c) for c in cards[7 + 2 * second :]])
         self.drawn = 0
-        self.trump_card = deck[6]
-        self.trump = deck[6] // 6
+        self.trump_card = int(cards[6])
+        self.trump = cards[6] // 6
         self.talon_size = len(self.stock) + 1
         self.closed_by = -1
         self.close_snapshot = (0, 0)

@@ -31,6 +31,7 @@ class View:
         "exchanged",
         "hand_mask",
         "history_length",
+        "last_trump_card",
         "lead_card",
         "legal_actions",
         "marriages",
@@ -63,6 +64,9 @@ class View:
     talon_size: int
     #: The trump card under the talon, face up or (after closing) turned down; None once drawn.
     bottom_card: Card | None
+    #: The card that lay under the talon as trump (the jack or nine after an exchange), known to both
+    #: seats even once drawn; None only for a set-up position that does not say.
+    last_trump_card: Card | None
     closed_by: int
     #: The non-closer's (tricks, points) when the talon was closed.
     close_snapshot: tuple[int, int]
@@ -87,6 +91,8 @@ class View:
     @staticmethod
     def of(deal: Deal, seat: int, score: tuple[int, int] | None = None) -> View:
         """The view of ``seat`` (0 or 1) of a deal; ``score`` is the Bummerl countdown if there is one."""
+        if seat != 0 and seat != 1:
+            raise ValueError(f"seat must be 0 or 1, not {seat!r}")
         v = View.__new__(View)
         v.rules = deal.rules
         v.seat = seat
@@ -95,18 +101,18 @@ class View:
         v.legal_actions = deal.legal_actions() if deal.to_move == seat else ()
         v.hand_mask = deal.hands[seat]
         v.trump_suit = SUITS[deal.trump]
-        talon_open = deal.closed_by < 0 and deal.talon_size > 0
-        v.trump_card = CARDS[deal.trump_card] if talon_open else None
+        bottom = CARDS[deal.trump_card] if deal.trump_card >= 0 else None
+        v.last_trump_card = bottom
         v.talon_size = deal.talon_size
-        v.bottom_card = CARDS[deal.trump_card] if deal.talon_size else None
+        v.bottom_card = bottom if deal.talon_size else None
+        v.trump_card = bottom if deal.talon_size and deal.closed_by < 0 else None
         v.closed_by = deal.closed_by
         v.close_snapshot = deal.close_snapshot
         v.lead_card = CARDS[deal.lead] if deal.lead >= 0 else None
         v.tricks = deal.trick_log
         v.marriages = deal.marriages
         v.exchanged = deal.exchanged
-        v.points = (deal.card_points[0] + deal.marriage_points[0] + deal.bonus[0],
-                    deal.card_points[1] + deal.marriage_points[1] + deal.bonus[1])
+        v.points = deal.points
         v.tricks_won = (deal.tricks_won[0], deal.tricks_won[1])
         v.pending = (deal.pending[0], deal.pending[1])
         v.married = deal.married
@@ -148,8 +154,17 @@ class View:
 
     @property
     def opponent_known_mask(self) -> int:
-        """Cards known to be in the opponent's hand: shown marriage partners and a trump card taken by
-        exchange, not yet played."""
+        """Cards known to be in the opponent's hand, not yet played: shown marriage partners, a trump card
+        taken by exchange, and the last trump card once the talon is exhausted and it is not ours.
+
+        >>> from bummerl import Deal, Rules
+        >>> from bummerl.cards import cards_str
+        >>> deck = "KS QS AC JH JD KC QD JC TC TD QH KH TH AH JS AD KD AS TS QC"
+        >>> deal = Deal.from_deck(Rules.preset("soft"), deck)
+        >>> deal.apply("marry S"); deal.apply("play QS")
+        >>> cards_str(View.of(deal, 1).opponent_known_mask)
+        'KS'
+        """
         opp = 1 - self.seat
         known = 0
         for player, suit in self.marriages:
@@ -157,6 +172,8 @@ class View:
                 known |= (1 << (suit * 6 + 2)) | (1 << (suit * 6 + 3))
         if self.exchanged is not None and self.exchanged[0] == opp:
             known |= 1 << self.exchanged[2]
+        if self.talon_size == 0 and self.last_trump_card is not None:
+            known |= 1 << self.last_trump_card
         return known & ~self.played_mask & ~self.hand_mask
 
     @property
@@ -164,11 +181,8 @@ class View:
         """Cards whose place this seat does not know: in the opponent's hand or face down in the talon."""
         pack = PACK_MASKS[self.rules.sixty_six]
         seen = self.hand_mask | self.played_mask | self.opponent_known_mask
-        if self.trump_card is not None:
-            seen |= 1 << self.trump_card
-        down = self.turned_down_trump
-        if down is not None:
-            seen |= 1 << down
+        if self.bottom_card is not None:
+            seen |= 1 << self.bottom_card  # face up, or turned down by closing: known to both
         return pack & ~seen
 
     @property
