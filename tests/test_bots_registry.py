@@ -108,3 +108,11 @@ def test_registered_bots_play_legal_actions() -> None:
     view = View.of(deal, deal.to_move)
     for name in bot_names(public_only=True):
         assert make_bot(name, 1).choose(view) in view.legal_actions
+
+
+def test_unregister_removes_a_bot() -> None:
+    register("temp", FirstBot, "for a moment")
+    registry.unregister("TEMP")
+    assert "temp" not in bot_names()
+    with pytest.raises(UnknownBotError):
+        make_bot("temp")

@@ -16,7 +16,8 @@ from bummerl.bots.registry import (
     describe_bots,
     make_bot,
     register,
+    unregister,
 )
 
 __all__ = ["CMD_PREFIX", "Bot", "BotFactory", "UnknownBotError", "bot_names", "describe_bots", "make_bot",
-           "register"]
+           "register", "unregister"]

@@ -28,7 +28,7 @@ from bummerl.bots.base import Bot
 
 __all__ = [
     "CMD_PREFIX", "BotEntry", "BotFactory", "UnknownBotError", "bot_names", "describe_bots", "make_bot",
-    "register",
+    "register", "unregister",
 ]
 
 #: ``factory(seed) -> Bot``: seed None means "seed from the system".
@@ -74,6 +74,7 @@ def register(name: str, factory: BotFactory | str, description: str, public: boo
     >>> register("doc-random", RandomBot, "a random bot registered in a doctest", public=False)
     >>> "doc-random" in bot_names(), "doc-random" in bot_names(public_only=True)
     (True, False)
+    >>> unregister("doc-random")
     """
     key = name.strip().lower()
     if not key or key.startswith(CMD_PREFIX) or any(ch.isspace() for ch in key):
@@ -81,6 +82,14 @@ def register(name: str, factory: BotFactory | str, description: str, public: boo
     if isinstance(factory, str) and ":" not in factory:
         raise ValueError(f"lazy bot factory {factory!r} must be written 'package.module:callable'")
     _REGISTRY[key] = BotEntry(key, factory, description, public)
+
+
+def unregister(name: str) -> None:
+    """Remove a registered bot (no error if there is none).
+
+    >>> unregister("nobody-registered-this")
+    """
+    _REGISTRY.pop(name.strip().lower(), None)
 
 
 def bot_names(public_only: bool = False) -> list[str]:
