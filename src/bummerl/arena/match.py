@@ -1,7 +1,8 @@
 """Playing the arena's games: one deal between two bots, paired deals, paired Bummerls, and the work unit
 (a *chunk*) that a worker process plays.
 
-Bots only ever get views (``View.of(deal, seat, score)``), never the deal. A bot that raises, returns
+Bots only ever get views (``View.of(deal, seat, score)``), never the deal (but for a bot with
+``choose_with_deal(view, deal)``, the non-public cheater yardstick, handed a copy). A bot that raises, returns
 something that is not an :class:`~bummerl.actions.Action`, or returns an illegal action *forfeits* the
 deal: the other side wins it with :data:`FORFEIT_POINTS` game points, reason ``forfeit``, and the fault
 is recorded with its reason.
@@ -138,7 +139,8 @@ def play_deal(
         view = view_of(deal, seat, score)
         start = clock()
         try:
-            action = bots[seat].choose(view)
+            cheat = getattr(bots[seat], "choose_with_deal", None)  # the cheater yardstick only
+            action = cheat(view, deal.copy()) if cheat is not None else bots[seat].choose(view)
         except Exception as err:
             times[seat].append(clock() - start)
             return _forfeit(deal, seat, f"raised {type(err).__name__}: {err}")

@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import comb
 from random import Random
 
@@ -213,24 +214,36 @@ class HeuristicBot:
             raise ValueError("the seat is not to move in this view")
         if len(legal) == 1:
             return legal[0]
-        s = _Situation(view)
-        if CLAIM in legal or PASS in legal:
-            if s.my_points >= WIN:
-                return CLAIM
-            if PASS in legal:
-                return PASS
         plays = [a for a in legal if a.kind == "play"]
-        if self.blunder and self.rng.random() < self.blunder:
+        s = _Situation(view)
+        if self.blunder and plays and self.rng.random() < self.blunder and not (
+            CLAIM in legal and s.my_points >= WIN
+        ):
             return self.rng.choice(plays)
-        if EXCHANGE in legal:
+        return self.choose_among(view, legal, s)
+
+    def choose_among(self, view: View, actions: Sequence[Action], s: _Situation | None = None) -> Action:
+        """The action these rules of thumb prefer among ``actions`` (some of the legal ones), e.g. to
+        break ties between actions a search values the same."""
+        if s is None:
+            s = _Situation(view)
+        if CLAIM in actions and s.my_points >= WIN:
+            return CLAIM
+        if PASS in actions:
+            return PASS
+        if EXCHANGE in actions:
             return EXCHANGE
-        if CLOSE in legal and self._should_close(s, legal):
+        if CLOSE in actions and self._should_close(s, view.legal_actions):
             return CLOSE
-        marriages = [a for a in legal if a.kind == "marry"]
+        marriages = [a for a in actions if a.kind == "marry"]
         if marriages:
             return max(marriages, key=lambda a: int(a.suit == s.trump))
-        if view.lead_card is not None:
-            return max(plays, key=lambda a: self._follow_value(s, int(view.lead_card), int(a.code)))  # type: ignore[arg-type]
+        plays = [a for a in actions if a.kind == "play"]
+        if not plays:
+            return actions[0]
+        lead = view.lead_card
+        if lead is not None:
+            return max(plays, key=lambda a: self._follow_value(s, int(lead), a.code))
         return max(plays, key=lambda a: self._lead_value(s, a.code))
 
     # ------------------------------------------------------------------ closing
