@@ -38,8 +38,8 @@ standard output, one line per answer, and must flush after each line.
 ``bye`` (the end; no answer): the program should exit. Its standard input is closed after it.
 
 An answer that is not valid JSON (when it starts with ``{`` or ``"``), an object without an ``action``
-string, a text that is no action, an action that is not legal, no answer within the timeout, or a
-program that exits: each raises :class:`ExternalBotError` with a one-line reason (the arena records
+string, a text that is no action, an action that is not legal, a line nobody asked for, no answer
+within the timeout, or a program that exits: each raises :class:`ExternalBotError` with a one-line reason (the arena records
 it as that bot's fault and goes on). After a timeout or a crash the program is stopped, and started
 again (at most ``max_restarts`` times) when the next deal begins.
 
@@ -296,6 +296,19 @@ class ExternalBot:
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", "replace")
 
+    def _drain(self) -> None:
+        """Read whatever the program has written already (unasked output is an error)."""
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None
+        fd = proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while len(self._buffer) <= _MAX_LINE and sel.select(0):
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    return  # end of output: the next read reports the exit
+                self._buffer += chunk
+
     # ------------------------------------------------------------------------------------------ bot
 
     def new_deal(self, view: View) -> None:
@@ -307,6 +320,12 @@ class ExternalBot:
     def choose(self, view: View) -> Action:
         """Send the view, read back the action; raise :class:`ExternalBotError` on any failure."""
         self._ensure()
+        self._drain()
+        if self._buffer.strip():
+            extra = self._buffer.partition(b"\n")[0].decode("utf-8", "replace").strip()
+            self._buffer = b""
+            raise ExternalBotError(f"unexpected output {_clip(extra)!r} before the decide message (answer "
+                                   "each message with one line; print anything else to standard error)")
         self._send(view_to_json(view))
         line = self._read_line(self.timeout, "decide")
         action = parse_reply(line)
