@@ -1,0 +1,168 @@
+"""Analysis: "what should I play here, and what is each action worth?" for one seat's view or a puzzle.
+
+Every legal action of the seat to move is tried in every world (every placement of the unseen cards,
+see :mod:`bummerl.search.worlds`) and valued by open-card play from there on (the perfect-information
+solver, each side knowing all cards). Per action: the mean game points over the worlds, the share of
+worlds where it wins (value above 0), the worst case, and, when the worlds were sampled, a 95%
+confidence interval on the mean. Actions come best first.
+
+Open-card values are the usual double-dummy approximation: they assume both players would play on
+knowing every card, so they flatter the side with guesses to make; exact here means "over every
+world", not "game-theoretically exact".
+
+>>> from bummerl.puzzle import Puzzle
+>>> from bummerl.search.reference import reference_action_values as open_card
+>>> result = analyse(Puzzle.parse("standard CA.DT/?CT.DA 0 H 0 40/38 4/4"), solver=open_card)
+>>> result.exact, result.worlds, [(str(s.action), s.mean, s.worst) for s in result.actions]
+(True, 1, [('play TD', 1.0, 1), ('play AC', -1.0, -1), ('claim', -2.0, -2)])
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bummerl.actions import Action
+from bummerl.engine import Deal
+from bummerl.search.worlds import EXACT_LIMIT, Source, Weight, worlds
+from bummerl.view import View
+
+__all__ = ["ActionStats", "Analysis", "AnalysisError", "Solver", "analyse"]
+
+#: Values every legal action of the player to move in a full-information deal (game points for them).
+Solver = Callable[[Deal], Mapping[Action, int]]
+_Z95 = 1.959963984540054
+
+
+class AnalysisError(ValueError):
+    """A position that cannot be analysed (the deal is over, or it is not the seat's move)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionStats:
+    """What one action is worth over the worlds."""
+
+    action: Action
+    #: Mean game points for the seat to move (weighted when the worlds are).
+    mean: float
+    #: Share of the worlds (by weight) where the action wins (value above 0).
+    win_share: float
+    #: The lowest value in any world.
+    worst: int
+    #: 95% confidence interval on the mean when the worlds are a sample, else None.
+    ci95: tuple[float, float] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"action": "close", "mean": 2.0, "win_share": 1.0, "worst": 2}`` (+ ``"ci95"`` when sampled)."""
+        out: dict[str, Any] = {
+            "action": str(self.action),
+            "mean": round(self.mean, 4),
+            "win_share": round(self.win_share, 4),
+            "worst": self.worst,
+        }
+        if self.ci95 is not None:
+            out["ci95"] = [round(self.ci95[0], 4), round(self.ci95[1], 4)]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Every legal action's worth, best first, and how the worlds were chosen."""
+
+    actions: tuple[ActionStats, ...]
+    #: True when every world was solved.
+    exact: bool
+    #: How many worlds were solved.
+    worlds: int
+    #: How many worlds fit the position in all.
+    total_worlds: int
+    #: The sampling seed, None when exact.
+    seed: int | None
+
+    @property
+    def best(self) -> ActionStats:
+        """The best action's figures."""
+        return self.actions[0]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"exact": bool, "worlds": n, "actions": [...]}``; ``total_worlds``, ``seed`` if sampled."""
+        out: dict[str, Any] = {"exact": self.exact, "worlds": self.worlds}
+        if not self.exact:
+            out["total_worlds"] = self.total_worlds
+            out["seed"] = self.seed
+        out["actions"] = [s.to_json() for s in self.actions]
+        return out
+
+
+def _default_solver() -> Solver:
+    from bummerl.search import solve_actions
+
+    return solve_actions
+
+
+def _check_turn(source: Source) -> None:
+    if isinstance(source, View):
+        if source.is_over:
+            raise AnalysisError("the deal is over: there is nothing to analyse")
+        if source.to_move != source.seat:
+            raise AnalysisError(f"player {source.to_move} is to move, not this view's seat {source.seat}")
+    elif source.to_move != 0:
+        raise AnalysisError('the opponent is to move in this puzzle: analysis answers for "me" to move')
+
+
+def _interval(values: list[int], weights: list[float], mean: float, total: int) -> tuple[float, float]:
+    n = len(values)
+    if n < 2:
+        return (-3.0, 3.0)
+    wsum = sum(weights)
+    spread = sum((w * (v - mean)) ** 2 for v, w in zip(values, weights, strict=True))
+    se = math.sqrt(n / (n - 1) * spread) / wsum
+    if total > 1:
+        se *= math.sqrt(max(total - n, 0) / (total - 1))  # sampled without replacement
+    return (max(-3.0, mean - _Z95 * se), min(3.0, mean + _Z95 * se))
+
+
+def analyse(
+    source: Source,
+    samples: int | None = None,
+    seed: int = 0,
+    *,
+    weight: Weight | None = None,
+    solver: Solver | None = None,
+    exact_limit: int = EXACT_LIMIT,
+) -> Analysis:
+    """Value every legal action of the seat to move over the worlds of ``source`` (a view or a puzzle).
+
+    ``samples``/``seed``/``weight``/``exact_limit`` choose the worlds as :func:`~bummerl.search.worlds.worlds`
+    does; ``solver`` values the actions of one world (the open-card solver by default).
+    Raises :class:`AnalysisError` when the deal is over or another seat is to move.
+    """
+    _check_turn(source)
+    solve = solver or _default_solver()
+    ws = worlds(source, samples, seed, weight=weight, exact_limit=exact_limit)
+    if not ws.deals:
+        raise AnalysisError("no world is left: the weight function gave every world weight 0")
+    per_action: dict[Action, list[int]] = {}
+    order: tuple[Action, ...] = ()
+    for i, deal in enumerate(ws.deals):
+        values = solve(deal)
+        if i == 0:
+            order = tuple(values)
+            per_action = {a: [] for a in order}
+        elif values.keys() != per_action.keys():
+            raise AssertionError("worlds of one view disagree on the legal actions (a bug in the worlds)")
+        for a, v in values.items():
+            per_action[a].append(v)
+    weights = list(ws.weights)
+    wsum = sum(weights)
+    stats = []
+    for a in order:
+        vals = per_action[a]
+        mean = sum(w * v for v, w in zip(vals, weights, strict=True)) / wsum
+        wins = sum(w for v, w in zip(vals, weights, strict=True) if v > 0) / wsum
+        ci = None if ws.exact else _interval(vals, weights, mean, ws.total)
+        stats.append(ActionStats(a, mean, wins, min(vals), ci))
+    stats.sort(key=lambda s: (-s.mean, -s.win_share, -s.worst, str(s.action)))
+    return Analysis(tuple(stats), ws.exact, len(ws.deals), ws.total, ws.seed)
