@@ -79,9 +79,10 @@ def rate(view: View, samples: int | None = None, seed: int = 0) -> tuple[list[Ra
     """Every legal action of the view, best first, and how it was computed (exact or sampled)."""
     try:
         from bummerl.analysis import analyse
+
+        result = analyse(view, samples=samples, seed=seed)
     except ImportError as err:
         raise AnalysisUnavailable("the analysis is not available in this version of bummerl") from err
-    result = analyse(view, samples=samples, seed=seed)
     how = _get(result, "method", "kind", "mode")
     worlds = _get(result, "worlds", "samples", "n_worlds")
     exact = _get(result, "exact")

@@ -35,7 +35,7 @@ def sorted_hand(view: View) -> list[Card]:
     >>> v = View.of(Deal.from_deck(Rules.preset("standard"),
     ...     "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC AC JS TS QD", dealer=1), 0)
     >>> [str(c) for c in sorted_hand(v)]
-    ['QH', 'AS', 'TC', 'TD']
+    ['QH', 'KS', 'AS', 'TC', 'TD']
     """
     trump = int(view.trump_suit)
     order = [trump] + [s for s in (3, 2, 0, 1) if s != trump]  # ♠ ♥ ♣ ♦ after the trumps
@@ -113,9 +113,9 @@ class BummerlApp(App[None]):
         self.title = "bummerl — Schnapsen" if not table.rules.sixty_six else "bummerl — Sixty-Six"
         self.sub_title = f"you vs the computer ({self.session.saved.level}) · rules {table.rules.describe()}"
         self.query_one("#log", RichLog).border_title = "Events"
-        if self.session.note:
-            self.status(self.session.note, error=True)
         self.after_change()
+        if self.session.note:
+            self.query_one("#log", RichLog).write(Text(self.session.note, style="italic yellow"))
 
     # ------------------------------------------------------------------ drawing
 
@@ -381,19 +381,10 @@ class BummerlApp(App[None]):
     # ------------------------------------------------------------------ keys and clicks
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Grey out keys that do nothing now (they stay visible in the footer)."""
-        if action in ("quit_game", "cancel", "analysis", "play", "claim_or_six"):
-            return True
-        view = self.session.view()
-        phase = self.session.table.phase
+        """Every key stays live (an illegal one is explained in the status line); "next deal" is greyed
+        out while a deal is being played."""
         if action == "next":
-            return True if phase != "playing" else None
-        legal = view.legal_actions
-        wanted = {"exchange": EXCHANGE, "close": CLOSE, "claim": CLAIM, "pass_": PASS}.get(action)
-        if wanted is not None:
-            return True if wanted in legal else None
-        if action == "marry":
-            return True if any(a.kind == "marry" for a in legal) else None
+            return True if self.session.table.phase != "playing" else None
         return True
 
     def _hand(self) -> list[Card]:
@@ -424,8 +415,7 @@ class BummerlApp(App[None]):
     @on(CardWidget.Clicked)
     def card_clicked(self, message: CardWidget.Clicked) -> None:
         """A click on one of your cards plays it (or declares its marriage)."""
-        widget_id = message.control.id if message.control is not None else None
-        if message.card is None or not (widget_id or "").startswith("hand-"):
+        if message.card is None or message.slot < 0:  # only your hand's cards (slots 0-5) are played
             return
         self.choose_card(message.card)
 

@@ -68,9 +68,12 @@ class PlaySession:
         decks: Sequence[Sequence[int]] = (),
         home: Path | None = None,
         autosave: bool = True,
+        bot: Bot | None = None,
     ) -> PlaySession:
-        """Start a new Bummerl (``first_dealer`` None: drawn from the seed)."""
-        bot, note = computer_bot(level, seed)
+        """Start a new Bummerl (``first_dealer`` None: drawn from the seed; ``bot`` replaces the level's)."""
+        note = ""
+        if bot is None:
+            bot, note = computer_bot(level, seed)
         table = Table(rules, (Seat("You"), Seat("Computer", bot)), seed=seed, first_dealer=first_dealer,
                       decks=decks, card_style=cards)
         saved = SavedGame.new(rules=rules.to_json(), level=level, seed=seed, first_dealer=table.first_dealer,

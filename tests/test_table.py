@@ -1,0 +1,220 @@
+"""The table: a Bummerl between seats, its turn order, its events and its explanations."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from bummerl.actions import Action
+from bummerl.cards import Card, parse_cards
+from bummerl.rules import Rules
+from bummerl.table import FirstLegal, IllegalMove, RandomBot, Seat, Table, card_name
+from bummerl.view import View
+
+# Human (seat 0, forehand) gets JH KH QH + AS TS; the computer JC QC KC + TC AC; trump AH face up.
+SCRIPTED_DECK = "JH KH QH JC QC KC AH AS TS TC AC JD QD KD TD AD TH JS QS KS"
+
+
+def deck(codes: str) -> list[int]:
+    return [int(c) for c in parse_cards(codes)]
+
+
+class Script:
+    """A computer that plays the given actions in order, then the first legal one."""
+
+    name = "script"
+
+    def __init__(self, actions: Sequence[str]) -> None:
+        self.actions = list(actions)
+
+    def choose(self, view: View) -> Action:
+        while self.actions:
+            action = Action.parse(self.actions.pop(0))
+            if action in view.legal_actions:
+                return action
+        return view.legal_actions[0]
+
+
+def scripted_table(computer: Sequence[str] = ("play JC", "play AC"), rules: str = "standard") -> Table:
+    return Table(Rules.preset(rules), (Seat("You"), Seat("Computer", Script(computer))), seed=1,
+                 first_dealer=1, decks=[deck(SCRIPTED_DECK)])
+
+
+def texts(events: Sequence[object]) -> list[str]:
+    return [e.text for e in events]  # type: ignore[attr-defined]
+
+
+def test_a_new_table_deals_the_given_deck_and_the_non_dealer_leads() -> None:
+    table = scripted_table()
+    assert [str(c) for c in table.deal.deck] == SCRIPTED_DECK.split()
+    assert table.deal.dealer == 1 and table.waiting_for == 0 and table.human_to_move
+    assert table.events[0].kind == "deal"
+    assert table.events[0].text == "Deal 1: Computer deals. Trump is ♥ (A♥ face up)."
+
+
+def test_exchange_close_marriage_and_claim_are_told_as_events() -> None:
+    table = scripted_table()
+    assert texts(table.act(0, "exchange")) == ["You exchange J♥ for the trump card A♥"]
+    table.act(0, "play AS")
+    assert texts(table.run_bots()) == ["Computer plays J♣", "You take the trick (+13)"]
+    assert texts(table.act(0, "close")) == ["You close the talon"]
+    assert texts(table.act(0, "marry H")) == ["You declare 40 (K♥ Q♥)"]
+    table.act(0, "play KH")
+    assert texts(table.run_bots())[-1] == "You take the trick (+15)"
+    events = table.act(0, "claim")
+    assert events[0].text == "You claim 66 — correct (68 points), 3 game points"
+    assert events[1].kind == "deal_over" and "You win 3 game points" in events[1].text
+    assert table.phase == "deal_over" and table.score == (4, 7)
+
+
+def test_a_wrong_claim_names_the_points_and_what_the_opponent_scores() -> None:
+    table = scripted_table()
+    table.act(0, "play AS")
+    table.run_bots()
+    events = table.act(0, "claim")
+    # The computer has no trick yet, so the fixed penalty is 3 (rules.md 4.2).
+    assert events[0].text == "You claim 66 — wrong, only 13 points: Computer scores 3 game points"
+    assert table.score == (7, 4)
+
+
+def test_the_computers_declarations_read_in_the_third_person() -> None:
+    # Swap the hands: the computer (now forehand, seat 1 as non-dealer) exchanges, closes and marries.
+    rules = Rules.preset("standard")
+    bot = Script(["exchange", "play AS", "close", "marry H", "play KH", "claim"])
+    table = Table(rules, (Seat("You", Script(["play JC", "play AC"])), Seat("Computer", bot)), seed=1,
+                  first_dealer=0, decks=[deck(SCRIPTED_DECK)])
+    table.run_bots()
+    said = [e.text for e in table.events]
+    assert "Computer exchanges J♥ for the trump card A♥" in said
+    assert "Computer closes the talon" in said
+    assert "Computer declares 40 (K♥ Q♥)" in said
+    assert "Computer claims 66 — correct (68 points), 3 game points" in said
+
+
+def test_a_marriage_before_any_trick_is_declared_but_counts_later_when_the_rules_say_so() -> None:
+    table = Table(Rules.preset("soft"), (Seat("You"), Seat("Computer", FirstLegal())), seed=1, first_dealer=1,
+                  decks=[deck(SCRIPTED_DECK)])
+    assert texts(table.act(0, "marry H")) == ["You declare 40 (K♥ Q♥) (counts once a trick is won)"]
+
+
+def test_only_the_seat_to_move_may_act_and_illegal_actions_are_explained() -> None:
+    table = scripted_table()
+    with pytest.raises(IllegalMove, match="it is You's turn"):
+        table.act(1, "play JC")
+    with pytest.raises(IllegalMove, match="you must win a trick before you may declare a marriage"):
+        table.act(0, "marry H")
+    with pytest.raises(IllegalMove, match="you do not hold"):
+        table.act(0, "play AC")
+    with pytest.raises(IllegalMove, match="only right after winning a trick"):
+        table.act(0, "claim")
+    with pytest.raises(IllegalMove, match="only after the last trick"):
+        table.act(0, "pass")
+    with pytest.raises(IllegalMove, match="not an action"):
+        table.act(0, "dance")
+
+
+def test_following_a_closed_talon_is_explained_with_the_cards_that_may_be_played() -> None:
+    # The computer (forehand: you deal) closes and leads J♥; you hold Q♥ K♥ and must head the trick.
+    bot = Script(["close", "play JH"])
+    table = Table(Rules.preset("standard"), (Seat("You"), Seat("Computer", bot)), seed=1, first_dealer=0,
+                  decks=[deck("JH AS TS QH KH JC AH TC AC QC KC JD QD KD TD AD TH JS QS KS")])
+    table.run_bots()
+    assert table.deal.lead_card == Card.parse("JH")
+    with pytest.raises(IllegalMove, match=r"must follow: a higher card of the led suit.*\(Q♥, K♥\)"):
+        table.act(0, "play JC")
+
+
+def test_exchange_and_close_explanations_name_the_missing_condition() -> None:
+    seats = (Seat("You"), Seat("Computer", FirstLegal()))
+    table = Table(Rules.preset("standard"), seats, seed=1, first_dealer=1,
+                  decks=[deck("QS KH QH JC QC KC AH AS TS TC AC JD QD KD TD AD TH JS JH KS")])
+    with pytest.raises(IllegalMove, match=r"you need the trump jack \(J♥\) to exchange"):
+        table.act(0, "exchange")
+    no_close = Table(Rules.preset("vu"), seats, seed=1, first_dealer=1)
+    with pytest.raises(IllegalMove, match="do not allow closing"):
+        no_close.act(0, "close")
+
+
+def test_sharp_rules_keep_trick_points_out_of_the_events() -> None:
+    table = scripted_table(rules="sharp")
+    table.act(0, "play AS")
+    assert texts(table.run_bots()) == ["Computer plays J♣", "You take the trick"]
+
+
+def test_automatic_claims_are_announced() -> None:
+    table = Table(Rules.preset("tompa"), (Seat("You", RandomBot(2)), Seat("Computer", RandomBot(3))), seed=5)
+    while table.phase == "playing":
+        table.run_bots()
+    kinds = [e.kind for e in table.events]
+    assert "deal_over" in kinds
+    if table.deal.outcome is not None and table.deal.outcome.reason == "claim":
+        assert any(e.kind == "claim" and e.data.get("auto") and " 66 (" in e.text for e in table.events)
+
+
+@pytest.mark.parametrize("preset", ["standard", "sharp", "tompa", "sixty-six"])
+def test_a_whole_bummerl_between_bots_counts_down_to_a_winner(preset: str) -> None:
+    table = Table(Rules.preset(preset), (Seat("A", RandomBot(1)), Seat("B", RandomBot(2))), seed=7)
+    while table.phase != "game_over":
+        table.run_bots()
+        if table.phase == "deal_over":
+            table.next_deal()
+    needed = [7, 7]
+    for s in table.game.finished:
+        if s.outcome.winner is not None:
+            needed[s.outcome.winner] -= s.outcome.game_points
+    assert tuple(needed) == table.score and min(needed) <= 0
+    assert table.events[-1].kind == "game_over"
+    assert sum(e.kind == "deal" for e in table.events) == len(table.game.finished)
+    with pytest.raises(IllegalMove, match="Bummerl is over"):
+        table.next_deal()
+
+
+def test_next_deal_waits_for_the_deal_to_end() -> None:
+    table = scripted_table()
+    with pytest.raises(IllegalMove, match="not over yet"):
+        table.next_deal()
+
+
+def test_replaying_the_deal_records_restores_the_same_position() -> None:
+    seats = (Seat("You", RandomBot(4)), Seat("Computer", RandomBot(5)))
+    table = Table(Rules.preset("standard"), seats, seed=9)
+    for _ in range(3):
+        while table.phase == "playing":
+            table.run_bots()
+        if table.phase == "deal_over":
+            table.next_deal()
+    for _ in range(3):
+        table.step_bot()
+    again = Table(Rules.preset("standard"), (Seat("You"), Seat("Computer")), seed=9)
+    again.replay(table.deal_records())
+    assert again.score == table.score
+    assert again.deal.history == table.deal.history and again.deal.hands == table.deal.hands
+    assert again.deal_number == table.deal_number
+
+
+def test_replay_refuses_a_record_of_another_deck() -> None:
+    table = Table(Rules.preset("standard"), (Seat("You"), Seat("Computer")), seed=9)
+    record = table.deal_records()
+    record[0]["deck"] = list(reversed(record[0]["deck"]))
+    fresh = Table(Rules.preset("standard"), (Seat("You"), Seat("Computer")), seed=9)
+    with pytest.raises(ValueError, match="does not match"):
+        fresh.replay(record)
+
+
+def test_decisions_are_the_choices_with_more_than_one_legal_action() -> None:
+    table = scripted_table()
+    table.act(0, "exchange")
+    table.act(0, "play AS")
+    table.run_bots()
+    decisions = list(table.decisions(0))
+    assert [str(a) for _, _, a in decisions] == ["exchange", "play AS"]
+    assert all(v.seat == 0 and len(v.legal_actions) > 1 for _, v, _ in decisions)
+    assert decisions[0][1].score == (7, 7)
+
+
+def test_german_card_names() -> None:
+    assert card_name(Card.parse("AS"), "german") == "Laub A"
+    table = Table(Rules.preset("standard"), (Seat("You"), Seat("Computer")), seed=1, first_dealer=1,
+                  decks=[deck(SCRIPTED_DECK)], card_style="german")
+    assert table.events[0].text == "Deal 1: Computer deals. Trump is Herz (Herz A face up)."

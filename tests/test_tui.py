@@ -1,0 +1,343 @@
+"""The terminal game through Textual's test pilot: keys and clicks in, the screen checked after each."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import RichLog
+
+from bummerl.actions import Action
+from bummerl.cards import parse_cards
+from bummerl.rules import Rules
+from bummerl.storage import load
+from bummerl.table import FirstLegal
+from bummerl.tui.app import BummerlApp, sorted_hand
+from bummerl.tui.screens import DealSummaryScreen, GameOverScreen
+from bummerl.tui.session import PlaySession
+from bummerl.view import View
+
+# You (seat 0, forehand) get JH KH QH + AS TS; the computer JC QC KC + TC AC; the trump card is AH.
+SCRIPTED_DECK = "JH KH QH JC QC KC AH AS TS TC AC JD QD KD TD AD TH JS QS KS"
+SIZE = (110, 32)
+
+
+class Script:
+    """A computer that plays the given actions in order, then the first legal one."""
+
+    name = "script"
+
+    def __init__(self, actions: Sequence[str]) -> None:
+        self.actions = list(actions)
+
+    def choose(self, view: View) -> Action:
+        while self.actions:
+            action = Action.parse(self.actions.pop(0))
+            if action in view.legal_actions:
+                return action
+        return view.legal_actions[0]
+
+
+def session(tmp_path: Path, decks: Sequence[str] = (SCRIPTED_DECK,), rules: str = "standard",
+            bot: object | None = None, cards: str = "french", seed: int = 1) -> PlaySession:
+    return PlaySession.new(
+        Rules.preset(rules), level="medium", seed=seed, first_dealer=1,
+        decks=[[int(c) for c in parse_cards(d)] for d in decks], home=tmp_path,
+        bot=bot if bot is not None else Script(["play JC", "play AC"]),  # type: ignore[arg-type]
+        cards="german" if cards == "german" else "french",
+    )
+
+
+def screen_text(app: BummerlApp) -> str:
+    """The whole screen as plain text, as a person would read it."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, force_terminal=True,
+                      color_system="truecolor", legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def log_text(app: BummerlApp) -> str:
+    """The event log panel's lines, joined (long events wrap over several lines)."""
+    lines = app.query_one("#log", RichLog).lines
+    return " ".join(" ".join(line.text.split()) for line in lines)
+
+
+def shown(app: BummerlApp) -> str:
+    """What is on the screen, plus the whole event log (its wrapped lines joined)."""
+    return screen_text(app) + "\n" + log_text(app)
+
+
+async def settle(pilot: Pilot[None], app: BummerlApp) -> None:
+    """Wait until the computer has moved and the screen is quiet."""
+    for _ in range(500):
+        await pilot.pause()
+        if not app.busy:
+            await pilot.pause()
+            if not app.busy:
+                return
+    raise AssertionError("the computer never finished its move")
+
+
+async def press(pilot: Pilot[None], app: BummerlApp, *keys: str, look: bool = True) -> str:
+    """Press keys one by one, letting the computer answer; then read the screen (unless ``look`` is off)."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot, app)
+    return shown(app) if look else ""
+
+
+def run(app: BummerlApp, body: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await body(pilot)
+
+    asyncio.run(main())
+
+
+def status(app: BummerlApp) -> str:
+    return str(app.query_one("#status").content)  # type: ignore[attr-defined]
+
+
+def hand(app: BummerlApp) -> list[str]:
+    return [str(c) for c in sorted_hand(app.session.view())]
+
+
+def test_a_full_deal_by_keys_with_exchange_close_marriage_and_claim(tmp_path: Path) -> None:
+    s = session(tmp_path)
+    app = BummerlApp(s, delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        screen = shown(app)
+        assert "Talon 10" in screen and "Your hand" in screen
+        assert "Deal 1: Computer deals. Trump is ♥ (A♥ face up)." in screen
+        assert "x exchange" in screen and "c close" in screen  # the footer shows the keys
+        assert hand(app) == ["JH", "QH", "KH", "TS", "AS"]
+        assert "Your lead" in status(app)
+
+        # No marriage before a trick under the standard rules: explained, nothing happens.
+        await press(pilot, app, "m")
+        assert "you must win a trick before you may declare a marriage" in status(app)
+        assert s.table.deal.history == []
+
+        screen = await press(pilot, app, "x")
+        assert "You exchange J♥ for the trump card A♥" in screen
+        assert hand(app) == ["QH", "KH", "AH", "TS", "AS"]
+        assert s.table.deal.face_up_trump is not None and str(s.table.deal.face_up_trump) == "JH"
+
+        screen = await press(pilot, app, "5")  # A♠; the computer answers J♣
+        assert "Computer plays J♣" in screen and "You take the trick (+13)" in screen
+        assert "Last trick → You" in screen
+        assert "Your tricks: 1  ·  points: 13" in screen
+        assert hand(app) == ["QH", "KH", "AH", "TS", "JD"]
+
+        screen = await press(pilot, app, "c")
+        assert "You close the talon" in screen and "Closed by You" in screen
+
+        screen = await press(pilot, app, "m")  # one marriage: declared at once
+        assert "You declare 40 (K♥ Q♥)" in screen
+        assert "Lead the king or queen of your marriage" in status(app)
+        assert "points: 53" in screen
+
+        await press(pilot, app, "4")  # 10♠ is not allowed now
+        assert "after declaring a marriage you must lead its king or queen (K♥ or Q♥)" in status(app)
+
+        screen = await press(pilot, app, "2")  # K♥; the computer throws A♣
+        assert "You take the trick (+15)" in screen and "points: 68" in screen
+
+        await press(pilot, app, "g")
+        assert isinstance(app.screen, DealSummaryScreen)
+        screen = shown(app)
+        assert "You claim 66 — correct (68 points), 3 game points" in screen
+        assert "Deal 1: You win 3 game points" in screen and "a correct claim of 66" in screen
+        assert "Bummerl, still needed: You 4   Computer 7" in screen
+
+        screen = await press(pilot, app, "enter")
+        assert not isinstance(app.screen, DealSummaryScreen)
+        assert "Deal 2: You deal." in screen and s.table.deal_number == 2
+        assert s.table.score == (4, 7)
+        saved = load(s.saved.id, tmp_path)
+        assert saved.results == [{"winner": 0, "game_points": 3, "reason": "claim"}]
+        assert saved.deals[0]["actions"][:2] == ["exchange", "play AS"]
+
+    run(app, body)
+
+
+def test_clicking_a_card_plays_it_and_clicking_a_marriage_card_declares_it(tmp_path: Path) -> None:
+    s = session(tmp_path)
+    app = BummerlApp(s, delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.click("#hand-4")  # A♠
+        await settle(pilot, app)
+        assert [str(a) for a in s.table.deal.history[:2]] == ["play AS", "play JC"]
+        assert hand(app)[2] == "KH"
+        await pilot.click("#hand-2")  # K♥ of the trump marriage: declares 40
+        await settle(pilot, app)
+        assert str(s.table.deal.history[-1]) == "marry H"
+        assert "You declare 40" in shown(app)
+        await pilot.click("#hand-2")  # now it is led
+        await settle(pilot, app)
+        assert str(s.table.deal.history[3]) == "play KH"
+
+    run(app, body)
+
+
+def test_m_then_a_card_chooses_between_two_marriages(tmp_path: Path) -> None:
+    # Soft rules: marriages need no trick. You hold K♥ Q♥ K♠ Q♠ (and A♠).
+    s = session(tmp_path, decks=["KH QH KS JC QC KC AH QS AS TC AC JD QD KD TD AD TH JS TS JH"], rules="soft")
+    app = BummerlApp(s, delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        assert hand(app) == ["QH", "KH", "QS", "KS", "AS"]
+        await press(pilot, app, "m")
+        assert "Which marriage?" in status(app) and app.marry_mode
+        await press(pilot, app, "escape")
+        assert not app.marry_mode and s.table.deal.history == []
+        await press(pilot, app, "m", "3")  # Q♠: the marriage in spades
+        assert [str(a) for a in s.table.deal.history] == ["marry S"]
+        assert "You declare 20 (K♠ Q♠) (counts once a trick is won)" in shown(app)
+
+    run(app, body)
+
+
+def test_following_a_closed_talon_marks_the_playable_cards(tmp_path: Path) -> None:
+    # You deal; the computer leads, closes and plays J♥: you must head it with Q♥ or K♥.
+    s = PlaySession.new(Rules.preset("standard"), level="medium", seed=1, first_dealer=0, home=tmp_path,
+                        decks=[[int(c) for c in parse_cards(
+                            "JH AS TS QH KH JC AH TC AC QC KC JD QD KD TD AD TH JS QS KS")]],
+                        bot=Script(["close", "play JH"]))  # type: ignore[arg-type]
+    app = BummerlApp(s, delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        screen = shown(app)
+        assert "Computer closes the talon" in screen and "Computer plays J♥" in screen
+        assert "the marked cards may be played" in screen
+        assert hand(app) == ["QH", "KH", "JC", "QC", "KC"]
+        marks = [app.query_one(f"#hand-{i}").has_class("playable") for i in range(5)]
+        assert marks == [True, True, False, False, False]
+        await press(pilot, app, "3")
+        assert "Not allowed: the talon is closed or used up, so you must follow" in status(app)
+        await press(pilot, app, "x")
+        assert "Not allowed: you can exchange only when you lead" in status(app)
+        await press(pilot, app, "1")
+        assert str(s.table.deal.history[-1]) == "play QH"
+
+    run(app, body)
+
+
+def test_german_cards_show_german_suit_names(tmp_path: Path) -> None:
+    app = BummerlApp(session(tmp_path, cards="german"), delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        screen = shown(app)
+        assert "Trump is Herz (Herz A face up)" in screen
+        assert "Herz" in screen and "Laub" in screen and "trump Herz" in screen
+
+    run(app, body)
+
+
+def test_sharp_rules_show_no_running_points(tmp_path: Path) -> None:
+    app = BummerlApp(session(tmp_path, rules="sharp"), delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        screen = await press(pilot, app, "5")
+        assert "You take the trick" in screen and "(+13)" not in screen
+        assert "points:" not in screen and "no running points" in screen
+
+    run(app, body)
+
+
+def _key_for(app: BummerlApp, action: Action) -> list[str]:
+    """The keys a person presses for an action."""
+    if action.card is not None:
+        slot = [str(c) for c in sorted_hand(app.session.view())].index(str(action.card))
+        return [str(slot + 1)]
+    if action.kind == "marry":
+        options = [a for a in app.session.view().legal_actions if a.kind == "marry"]
+        if len(options) == 1:
+            return ["m"]
+        king = [str(c) for c in sorted_hand(app.session.view())].index(f"K{action.suit.letter}")  # type: ignore[union-attr]
+        return ["m", str(king + 1)]
+    return {"exchange": ["x"], "close": ["c"], "claim": ["g"], "pass": ["p"]}[action.kind]
+
+
+def test_a_whole_bummerl_by_keys_ends_with_the_review(tmp_path: Path) -> None:
+    s = PlaySession.new(Rules.preset("standard"), level="medium", seed=5, first_dealer=None, home=tmp_path,
+                        bot=FirstLegal())
+    app = BummerlApp(s, delay=0, review_samples=1)
+
+    async def body(pilot: Pilot[None]) -> None:
+        steps = 0
+        while s.table.phase != "game_over":
+            steps += 1
+            assert steps < 500
+            if isinstance(app.screen, DealSummaryScreen):
+                await press(pilot, app, "enter", look=False)
+                continue
+            legal = s.view().legal_actions
+            assert legal, "the app waits for you only when you have a move"
+            # Varied choices, but a claim whenever one is allowed: right or wrong, it keeps deals short.
+            claims = [a for a in legal if a.kind == "claim"]
+            choice = claims[0] if claims else legal[steps % len(legal)]
+            before = len(s.table.deal.history)
+            await press(pilot, app, *_key_for(app, choice), look=False)
+            assert len(s.table.deal.history) > before or s.table.deal.is_over or s.table.deal_number > 1
+        await settle(pilot, app)
+        assert isinstance(app.screen, DealSummaryScreen)
+        assert "the Bummerl!" in shown(app)
+        await press(pilot, app, "enter")
+        assert isinstance(app.screen, GameOverScreen)
+        for _ in range(3000):
+            if app.screen.done:
+                break
+            await pilot.pause(0.01)
+        screen = screen_text(app)
+        assert "Where you lost game points" in screen
+        assert "wins the Bummerl" in screen or "win the Bummerl" in screen
+        saved = load(s.saved.id, tmp_path)
+        assert saved.finished and saved.winner == s.table.game.winner
+        await pilot.press("q")
+
+    run(app, body)
+
+
+def test_question_mark_opens_the_analysis_and_escape_closes_it(tmp_path: Path) -> None:
+    from bummerl.tui.screens import AnalysisScreen
+
+    app = BummerlApp(session(tmp_path), delay=0, analysis_samples=2)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, AnalysisScreen)
+        for _ in range(3000):
+            if app.screen.done:
+                break
+            await pilot.pause(0.01)
+        screen = screen_text(app)
+        assert "Analysis of your position" in screen
+        assert "mean game points" in screen or "not available" in screen
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, AnalysisScreen)
+
+    run(app, body)
+
+
+@pytest.mark.parametrize("delay", [0.01])
+def test_the_computer_moves_after_the_delay(tmp_path: Path, delay: float) -> None:
+    s = PlaySession.new(Rules.preset("standard"), level="medium", seed=2, first_dealer=0, home=tmp_path,
+                        bot=FirstLegal())
+    app = BummerlApp(s, delay=delay)
+
+    async def body(pilot: Pilot[None]) -> None:
+        assert s.table.human_to_move  # the computer led after the delay
+        assert len(s.table.deal.history) >= 1
+
+    run(app, body)
