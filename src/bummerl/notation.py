@@ -195,6 +195,41 @@ class Position:
         except DeckError as err:
             raise PuzzleError(f"the position cannot be set up: {err}") from None
 
+    def puzzle(self, seat: int) -> Puzzle:
+        """What ``seat`` sees of this position, as a puzzle ("me" is ``seat``): the other hand and the
+        talon become unseen cards (the notation keeps no history, so no card is known to be theirs).
+
+        >>> pos = Position.parse("tompa CTK.DAK.HQ/CQJ.DTQ.HT JD QS 0 28/27 2/2")
+        >>> str(pos.puzzle(0))
+        'tompa CTK.DAK.HQ/?CQJ.DTQJ.HT 1 QS 0 28/27 2/2'
+        """
+        other = 1 - seat
+
+        def mine(pair: tuple[int, int]) -> tuple[int, int]:
+            return (pair[seat], pair[other])
+
+        talon = 0
+        for c in self.talon:
+            talon |= 1 << c
+        return Puzzle(
+            rules=self.rules,
+            hand=self.hands[seat],
+            unseen=self.hands[other] | talon,
+            trump=self.trump,
+            trump_card=self.trump_card,
+            talon=self.talon_state,
+            facedown=len(self.talon),
+            points=mine(self.points),
+            tricks=mine(self.tricks),
+            to_move=0 if self.to_move == seat else 1,
+            lead=self.lead,
+            closed_by=None if self.closed_by is None else (0 if self.closed_by == seat else 1),
+            at_close=self.at_close,
+            pending=mine(self.pending),
+            married=self.married,
+            claim_ok=self.claim_ok if self.to_move == seat else None,
+        )
+
     @staticmethod
     def parse(text: str) -> Position:
         """Read a full-information position (see the module's table)."""
