@@ -208,7 +208,8 @@ def test_close_lets_the_program_exit(tmp_path: Path) -> None:
 
 
 def test_extra_output_lines_are_refused_with_a_hint(tmp_path: Path) -> None:
-    spec = write_bot(tmp_path, "answer(msg['legal'][0]); answer('debug: thinking')")
+    # one write, so the extra line arrives with the answer
+    spec = write_bot(tmp_path, "answer(msg['legal'][0] + '\\n' + 'debug: thinking')")
     result = arena(spec, deals=2)
     reasons = [f.reason for f in result.pairings[0].faults]
     assert any("unexpected output 'debug: thinking' before the decide message" in r for r in reasons)
