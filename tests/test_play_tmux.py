@@ -1,0 +1,109 @@
+"""The real ``bummerl play`` program in a real terminal (tmux): start, play a card, quit, resume, stats."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux): this test needs it"
+)
+
+BUMMERL = f"{sys.executable} -c 'from bummerl.cli import main; main()'"
+
+
+class Terminal:
+    """A tmux server of our own (its own socket), one window per program."""
+
+    def __init__(self, home: Path) -> None:
+        self.socket = f"bummerl-test-{os.getpid()}"
+        self.home = home
+
+    def tmux(self, *args: str) -> str:
+        # COLUMNS/LINES (pytest sets them) would pin the program's size instead of the window's.
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        out = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=20,
+                             env=env)
+        return out.stdout
+
+    def start(self, name: str, command: str) -> None:
+        self.tmux("new-session", "-d", "-s", name, "-x", "110", "-y", "32",
+                  "-e", f"BUMMERL_HOME={self.home}", "-e", "TERM=xterm-256color", command)
+        self.tmux("set-option", "-t", name, "remain-on-exit", "on")
+
+    def screen(self, name: str) -> str:
+        return self.tmux("capture-pane", "-t", name, "-p")
+
+    def wait_for(self, name: str, *texts: str, timeout: float = 30.0) -> str:
+        """The screen once every text is on it (the program may redraw a few times first)."""
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen(name)
+            if all(text in screen for text in texts):
+                return screen
+            time.sleep(0.2)
+        raise AssertionError(f"{texts!r} never all appeared on the screen:\n{screen}")
+
+    def keys(self, name: str, *keys: str) -> None:
+        self.tmux("send-keys", "-t", name, *keys)
+
+    def close(self) -> None:
+        self.tmux("kill-server")
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    term = Terminal(tmp_path)
+    try:
+        yield term
+    finally:
+        term.close()
+
+
+def test_play_a_card_quit_and_resume_in_a_real_terminal(terminal: Terminal, tmp_path: Path) -> None:
+    terminal.start("game", f"{BUMMERL} play --seed 3 --dealer computer --delay 0 --level easy")
+    # The table, the score, the log and the keys are on screen.
+    terminal.wait_for("game", "Your lead", "Your hand", "Talon 10", "Bummerl — still needed",
+                      "Deal 1: Computer deals.", "1-6 play card", "q quit")
+
+    terminal.keys("game", "1")
+    terminal.wait_for("game", "You play")
+    terminal.keys("game", "q")
+    terminal.wait_for("game", "Game saved", "bummerl play --resume")
+    saved = list((tmp_path / "games").glob("*.json"))
+    assert len(saved) == 1
+
+    terminal.start("again", f"{BUMMERL} play --resume --delay 0")
+    terminal.wait_for("again", "You play", "Deal 1: Computer deals.")  # the log is rebuilt from the save
+    terminal.keys("again", "q")
+    terminal.wait_for("again", "Game saved")
+
+    stats = subprocess.run([sys.executable, "-c", "from bummerl.cli import main; main()", "stats"],
+                           capture_output=True, text=True, timeout=60,
+                           env={**os.environ, "BUMMERL_HOME": str(tmp_path), "COLUMNS": "120"})
+    assert stats.returncode == 0 and "easy" in stats.stdout and "0 / 0" in stats.stdout
+
+
+def test_bad_options_fail_with_one_line_and_no_terminal_ui(tmp_path: Path) -> None:
+    env = {**os.environ, "BUMMERL_HOME": str(tmp_path)}
+    for args, message in (
+        (["--level", "grandmaster"], "unknown level 'grandmaster'"),
+        (["--rules", "poker"], "unknown rules preset 'poker'"),
+        (["--rule", "false_claim=sometimes"], "false_claim cannot be 'sometimes'"),
+        (["--rule", "nonsense"], "FLAG=VALUE"),
+        (["--dealer", "nobody"], "--dealer must be me, computer or random"),
+        (["--resume"], "no unfinished game to resume"),
+    ):
+        out = subprocess.run([sys.executable, "-c", "from bummerl.cli import main; main()", "play", *args],
+                             capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+        assert out.returncode == 2, (args, out.stderr)
+        assert message in out.stderr and "Traceback" not in out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1
