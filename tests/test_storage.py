@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bummerl.records import GameRecord
 from bummerl.rules import Rules
 from bummerl.storage import (
     SavedGame,
@@ -41,9 +42,9 @@ def test_without_bummerl_home_the_user_data_directory_is_used(monkeypatch: pytes
 
 
 def test_a_saved_game_round_trips_and_writes_no_stray_files(home: Path) -> None:
-    game = SavedGame.new(rules={"preset": "standard", "false_claim": "mirror"}, level="hard", seed=3,
-                         first_dealer=0, cards="german")
-    game.deals = [{"dealer": 0, "deck": ["QH", "KH"], "actions": ["play QH"]}]
+    record = {"rules": {"preset": "standard", "false_claim": "mirror"}, "first_dealer": 0,
+              "deals": [{"dealer": 0, "deck": ["QH", "KH"], "actions": ["play QH"]}]}
+    game = SavedGame.new(record=record, level="hard", seed=3, cards="german")
     path = save(game)
     assert path.parent == home / "games" and [p.name for p in path.parent.iterdir()] == [path.name]
     again = load(game.id)
@@ -65,8 +66,8 @@ def test_loading_a_missing_or_broken_game_is_a_clear_error(home: Path) -> None:
 
 def test_latest_unfinished_skips_finished_games(home: Path) -> None:
     assert latest_unfinished() is None
-    old = SavedGame.new(rules="standard", level="easy", seed=1, first_dealer=0)
-    done = SavedGame.new(rules="standard", level="easy", seed=2, first_dealer=0)
+    old = SavedGame.new(record={}, level="easy", seed=1)
+    done = SavedGame.new(record={}, level="easy", seed=2)
     done.finished, done.winner = True, 0
     save(old)
     save(done)
@@ -84,7 +85,7 @@ def test_every_action_of_a_session_is_saved_and_resume_continues_exactly(home: P
         else:
             session.apply_bot(session.bot_choice())
         on_disk = load(session.saved.id)
-        assert on_disk.deals == session.table.deal_records()
+        assert GameRecord.from_json(on_disk.record) == session.table.record()
     resumed = PlaySession.resume(load(session.saved.id))
     assert resumed.table.deal.history == session.table.deal.history
     assert resumed.table.deal.hands == session.table.deal.hands

@@ -164,7 +164,8 @@ def test_a_full_deal_by_keys_with_exchange_close_marriage_and_claim(tmp_path: Pa
         assert s.table.score == (4, 7)
         saved = load(s.saved.id, tmp_path)
         assert saved.results == [{"winner": 0, "game_points": 3, "reason": "claim"}]
-        assert saved.deals[0]["actions"][:2] == ["exchange", "play AS"]
+        assert saved.record["deals"][0]["actions"][:2] == ["exchange", "play AS"]
+        assert saved.record["scores"] == [[4, 7]]
 
     run(app, body)
 

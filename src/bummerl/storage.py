@@ -2,15 +2,14 @@
 
 The directory is ``$BUMMERL_HOME`` when set (tests use a temporary one), else the platform's user data
 directory for ``bummerl`` (via platformdirs), with a ``games/`` folder inside. A saved game holds its
-settings and every deal as a deal record (rules.md section 9: dealer, deck, actions), so it can be
-replayed exactly and resumed.
+settings (level, seed, card faces) and the game record (:class:`bummerl.records.GameRecord` JSON: rules,
+first dealer, every deal's deck and actions, scores), so it can be replayed exactly and resumed.
 
 >>> import tempfile
 >>> home = Path(tempfile.mkdtemp())
->>> game = SavedGame.new(rules="standard", level="medium", seed=5, first_dealer=1)
->>> game.deals.append({"dealer": 1, "deck": ["QH"], "actions": []})
+>>> game = SavedGame.new(record={"rules": "standard", "first_dealer": 1, "deals": []}, level="medium", seed=5)
 >>> path = save(game, home)
->>> load(game.id, home).deals[0]["dealer"], latest_unfinished(home).id == game.id
+>>> load(game.id, home).record["first_dealer"], latest_unfinished(home).id == game.id
 (1, True)
 """
 
@@ -77,33 +76,31 @@ def _now() -> str:
 class SavedGame:
     """One Bummerl against the computer as it is stored.
 
-    ``deals`` are deal records (``{"dealer", "deck", "actions"}``, card codes and action strings);
+    ``record`` is the game record (JSON of :class:`bummerl.records.GameRecord`);
     ``results`` the outcome of each finished deal (``{"winner", "game_points", "reason"}``);
     ``score`` the game points each seat still needs; the human plays ``human_seat``.
     """
 
     id: str
-    rules: Any
     level: str
     seed: int
-    first_dealer: int
+    record: dict[str, Any]
     human_seat: int = 0
     cards: str = "french"
     created: str = field(default_factory=_now)
     updated: str = field(default_factory=_now)
-    deals: list[dict[str, Any]] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)
     score: list[int] = field(default_factory=lambda: [7, 7])
     finished: bool = False
     winner: int | None = None
 
     @staticmethod
-    def new(*, rules: Any, level: str, seed: int, first_dealer: int, human_seat: int = 0,
+    def new(*, record: dict[str, Any], level: str, seed: int, human_seat: int = 0,
             cards: str = "french") -> SavedGame:
         """A fresh game with a new id (time-ordered, so ids sort by start)."""
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         game_id = f"{stamp}-{secrets.token_hex(3)}"
-        return SavedGame(game_id, rules, level, seed, first_dealer, human_seat, cards)
+        return SavedGame(game_id, level, seed, record, human_seat, cards)
 
     def to_json(self) -> dict[str, Any]:
         """The stored JSON object."""
@@ -196,7 +193,7 @@ def stats(home: Path | None = None) -> dict[str, LevelStats]:
     """Totals per level over every saved game: deals, Bummerls and game points.
 
     >>> home = Path(tempfile.mkdtemp())
-    >>> g = SavedGame.new(rules="standard", level="easy", seed=1, first_dealer=0)
+    >>> g = SavedGame.new(record={}, level="easy", seed=1)
     >>> g.results = [{"winner": 0, "game_points": 3, "reason": "claim"}]
     >>> _ = save(g, home)
     >>> s = stats(home)["easy"]; (s.deals, s.deals_won, s.game_points_won, s.unfinished)

@@ -30,6 +30,7 @@ from bummerl.bots.base import Bot
 from bummerl.cards import CARDS, Card, Rank, Suit
 from bummerl.engine import Deal, IllegalActionError, Outcome
 from bummerl.game import Bummerl
+from bummerl.records import GameRecord
 from bummerl.rules import Rules
 from bummerl.view import View
 
@@ -319,34 +320,22 @@ class Table:
 
     # ------------------------------------------------------------------ history
 
-    def deal_records(self) -> list[dict[str, Any]]:
-        """Every deal so far as ``{"dealer", "deck", "actions"}`` (card codes and action strings)."""
-        out: list[dict[str, Any]] = [
-            {"dealer": s.dealer, "deck": [str(CARDS[c]) for c in s.deck], "actions": list(s.actions)}
-            for s in self.game.finished
-        ]
-        if not self.deal.is_over:
-            out.append(
-                {
-                    "dealer": self.deal.dealer,
-                    "deck": [str(c) for c in self.deal.deck],
-                    "actions": [str(a) for a in self.deal.history],
-                }
-            )
-        return out
+    def record(self) -> GameRecord:
+        """The game so far as a game record (rules, first dealer, every deal's deck and actions, scores)."""
+        return GameRecord.from_game(self.game)
 
-    def replay(self, deals: Sequence[dict[str, Any]]) -> None:
-        """Play recorded deals (as :meth:`deal_records` gives them) onto a fresh table, quietly.
+    def replay(self, record: GameRecord) -> None:
+        """Play a recorded game onto this fresh table, quietly (the events are logged as they were).
 
-        The decks must be the ones this table deals (same seed, or given as ``decks``).
+        The decks must be the ones this table deals (the same seed, or given as ``decks``); raises
+        ValueError otherwise.
         """
-        for number, rec in enumerate(deals):
+        for number, rec in enumerate(record.deals):
             if number > 0:
                 self.next_deal()
-            deck = [int(Card.parse(c)) if isinstance(c, str) else int(c) for c in rec["deck"]]
-            if list(self.deal.deck) != deck or self.deal.dealer != rec["dealer"]:
+            if self.deal.deck != tuple(rec.deck) or self.deal.dealer != rec.dealer:
                 raise ValueError(f"deal {number + 1} of the record does not match the table's deck")
-            for text in rec["actions"]:
+            for text in rec.actions:
                 self.act(self.deal.to_move, text)
 
     def decisions(self, seat: int) -> Iterator[tuple[int, View, Action]]:

@@ -5,9 +5,9 @@ its :class:`~bummerl.storage.SavedGame`. Independent of the screen, so the app s
 >>> from pathlib import Path
 >>> s = PlaySession.new(Rules.preset("standard"), level="random", seed=3, first_dealer=1,
 ...                     home=Path(tempfile.mkdtemp()))
->>> s.table.human_to_move, s.saved.deals[0]["actions"]
+>>> s.table.human_to_move, s.saved.record["deals"][0]["actions"]
 (True, [])
->>> _ = s.act(s.view().legal_actions[0]); len(s.saved.deals[0]["actions"])
+>>> _ = s.act(s.view().legal_actions[0]); len(s.saved.record["deals"][0]["actions"])
 1
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from bummerl.actions import Action
 from bummerl.bots.base import Bot
-from bummerl.cards import Card
+from bummerl.records import GameRecord
 from bummerl.rules import Rules
 from bummerl.storage import SavedGame, save
 from bummerl.table import CardStyle, Event, Seat, Table
@@ -76,22 +76,24 @@ class PlaySession:
             bot, note = computer_bot(level, seed)
         table = Table(rules, (Seat("You"), Seat("Computer", bot)), seed=seed, first_dealer=first_dealer,
                       decks=decks, card_style=cards)
-        saved = SavedGame.new(rules=rules.to_json(), level=level, seed=seed, first_dealer=table.first_dealer,
-                              human_seat=HUMAN, cards=cards)
+        saved = SavedGame.new(record={}, level=level, seed=seed, human_seat=HUMAN, cards=cards)
         session = PlaySession(saved, table, note, home, autosave)
         session.sync()
         return session
 
     @staticmethod
     def resume(saved: SavedGame, home: Path | None = None, autosave: bool = True) -> PlaySession:
-        """Continue a saved game exactly where it stopped (the same decks, the same computer seed)."""
-        rules = Rules.from_json(saved.rules)
+        """Continue a saved game exactly where it stopped (the same decks, the same computer seed).
+
+        Raises :class:`~bummerl.records.RecordError` when the saved record does not replay.
+        """
+        record = GameRecord.from_json(saved.record)
         bot, note = computer_bot(saved.level, saved.seed)
-        decks = [[int(Card.parse(c)) for c in d["deck"]] for d in saved.deals]
         style: CardStyle = "german" if saved.cards == "german" else "french"
-        table = Table(rules, (Seat("You"), Seat("Computer", bot)), seed=saved.seed,
-                      first_dealer=saved.first_dealer, decks=decks, card_style=style)
-        table.replay(saved.deals)
+        decks = [d.deck for d in record.deals]
+        table = Table(record.rules, (Seat("You"), Seat("Computer", bot)), seed=saved.seed,
+                      first_dealer=record.first_dealer, decks=decks, card_style=style)
+        table.replay(record)
         session = PlaySession(saved, table, note, home, autosave)
         session.sync()
         return session
@@ -130,7 +132,7 @@ class PlaySession:
         """Copy the table's state into the saved game and write it."""
         table = self.table
         saved = self.saved
-        saved.deals = table.deal_records()
+        saved.record = table.record().to_json()
         saved.results = [s.outcome.to_json() for s in table.game.finished]
         saved.score = list(table.score)
         saved.finished = table.game.is_over
