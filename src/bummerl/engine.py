@@ -107,11 +107,14 @@ def _is_card(c: object) -> bool:
 
 def _check_deck(rules: Rules, deck: Sequence[int]) -> None:
     """Raise :class:`DeckError` unless ``deck`` holds each card of the rules' pack exactly once."""
+    try:
+        if len(deck) == rules.pack_size and mask_of(deck) == PACK_MASKS[rules.sixty_six]:
+            return  # the fast path: exactly the pack (a mask of the right size has no repeats)
+    except (TypeError, ValueError):
+        pass
     bad = [c for c in deck if not _is_card(c)]
     if bad:
         raise DeckError(f"the deck holds {bad[0]!r}, which is not a card")
-    if len(deck) == rules.pack_size and mask_of(deck) == PACK_MASKS[rules.sixty_six]:
-        return
     pack = full_pack(rules.sixty_six)
     twice = [CARDS[c] for i, c in enumerate(deck) if c in deck[:i]]
     foreign = [CARDS[c] for c in deck if c not in pack]
@@ -222,7 +225,7 @@ class Deal:
         for c in cards[3:6] + cards[7 + second : 7 + 2 * second]:
             hands[dealer] |= 1 << c
         self.hands = hands
-        self.stock = tuple([int(c) for c in cards[7 + 2 * second :]])
+        self.stock = cards[7 + 2 * second :]
         self.drawn = 0
         self.trump_card = int(cards[6])
         self.trump = cards[6] // 6

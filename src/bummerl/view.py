@@ -101,18 +101,21 @@ class View:
         v.legal_actions = deal.legal_actions() if deal.to_move == seat else ()
         v.hand_mask = deal.hands[seat]
         v.trump_suit = SUITS[deal.trump]
-        bottom = CARDS[deal.trump_card] if deal.trump_card >= 0 else None
-        v.last_trump_card = bottom
-        v.talon_size = deal.talon_size
-        v.bottom_card = bottom if deal.talon_size else None
-        v.trump_card = bottom if deal.talon_size and deal.closed_by < 0 else None
+        talon_size = v.talon_size = deal.talon_size
+        if talon_size:
+            bottom = v.bottom_card = v.last_trump_card = CARDS[deal.trump_card]
+            v.trump_card = bottom if deal.closed_by < 0 else None
+        else:
+            v.bottom_card = v.trump_card = None
+            v.last_trump_card = CARDS[deal.trump_card] if deal.trump_card >= 0 else None
         v.closed_by = deal.closed_by
         v.close_snapshot = deal.close_snapshot
         v.lead_card = CARDS[deal.lead] if deal.lead >= 0 else None
         v.tricks = deal.trick_log
         v.marriages = deal.marriages
         v.exchanged = deal.exchanged
-        v.points = deal.points
+        cp, mp, bonus = deal.card_points, deal.marriage_points, deal.bonus  # as Deal.points, inlined
+        v.points = (cp[0] + mp[0] + bonus[0], cp[1] + mp[1] + bonus[1])
         v.tricks_won = (deal.tricks_won[0], deal.tricks_won[1])
         v.pending = (deal.pending[0], deal.pending[1])
         v.married = deal.married
