@@ -7,6 +7,7 @@ and applies the action. Preset ``vu`` has the same rules as the ``schnapsen`` pa
 automatic claims), so its row is the like-for-like comparison; ``standard`` and ``sixty-six`` follow.
 If ``schnapsen`` can be imported, its baseline runs in the same process and the ratio is printed.
 The last rows time the arena (``run_arena``, random vs random, one worker, and two workers) on ``vu``.
+Rows are timed in rounds (each row once per round) so that load on the machine hits them alike.
 
 Usage: python benchmarks/engine_speed.py [--deals N] [--repeats R] [--seed S] [--no-arena]
 """
@@ -47,12 +48,6 @@ def play_deals(rules: Rules, deals: int, seed: int) -> tuple[float, int]:
     return time.perf_counter() - start, moves
 
 
-def median_rate(run: Callable[[], float], deals: int, repeats: int) -> tuple[float, list[float]]:
-    """Median deals/s over ``repeats`` timed runs (``run`` returns seconds for ``deals`` deals)."""
-    rates = [deals / run() for _ in range(repeats)]
-    return statistics.median(rates), rates
-
-
 def load_baseline() -> ModuleType | None:
     """``benchmarks/schnapsen_baseline.py`` as a module, or None when ``schnapsen`` is not installed."""
     if importlib.util.find_spec("schnapsen") is None:
@@ -87,45 +82,42 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--deals must be at least 2 and --repeats positive")
     deals = args.deals - args.deals % 2
 
-    print(f"bummerl engine speed, Python {sys.version.split()[0]}, random vs random, "
-          f"{deals} deals x {args.repeats} repeats, median shown")
-    print(f"{'what':<34} {'deals/s':>10} {'moves/deal':>11} {'min..max deals/s':>20}")
-    rows: dict[str, float] = {}
+    # Every row is timed once per round, the rounds one after the other, so that a busy machine slows
+    # all rows alike; the ratio is the median of the per-round ratios.
+    rows: dict[str, Callable[[], float]] = {}
+    moves: dict[str, int] = {}
     for name in PRESETS:
         rules = Rules.preset(name)
-        play_deals(rules, min(deals, 200), args.seed)  # warm-up
-        moves_seen: list[int] = []
-
-        def run(rules: Rules = rules, moves_seen: list[int] = moves_seen) -> float:
-            seconds, moves = play_deals(rules, deals, args.seed)
-            moves_seen.append(moves)
-            return seconds
-
-        rate, rates = median_rate(run, deals, args.repeats)
-        rows[name] = rate
-        print(f"{'bummerl ' + name:<34} {rate:>10.0f} {moves_seen[0] / deals:>11.2f} "
-              f"{min(rates):>9.0f}..{max(rates):<9.0f}")
-
+        moves[name] = play_deals(rules, deals, args.seed)[1]
+        rows[f"bummerl {name}"] = lambda rules=rules: play_deals(rules, deals, args.seed)[0]  # type: ignore[misc]
     baseline = load_baseline()
+    if baseline is not None:
+        rows["schnapsen 0.0.5 RandBot (baseline)"] = lambda: float(baseline.play_deals(deals, args.seed))
+    if not args.no_arena:
+        for workers in (1, 2):
+            label = f"arena vu, {workers} worker{'s' if workers > 1 else ''}"
+            rows[label] = lambda w=workers: arena_seconds(deals, args.seed, w)  # type: ignore[misc]
+    for run in rows.values():  # warm-up
+        run()
+    rates: dict[str, list[float]] = {label: [] for label in rows}
+    for _ in range(args.repeats):
+        for label, run in rows.items():
+            rates[label].append(deals / run())
+
+    print(f"bummerl engine speed, Python {sys.version.split()[0]}, random vs random, "
+          f"{deals} deals x {args.repeats} rounds, median shown")
+    print(f"{'what':<34} {'deals/s':>10} {'moves/deal':>11} {'min..max deals/s':>20}")
+    for label, values in rates.items():
+        name = label.removeprefix("bummerl ")
+        per_deal = f"{moves[name] / deals:.2f}" if name in moves else ""
+        print(f"{label:<34} {statistics.median(values):>10.0f} {per_deal:>11} "
+              f"{min(values):>9.0f}..{max(values):<9.0f}")
     if baseline is None:
         print(f"{'schnapsen 0.0.5 (not installed)':<34} {'-':>10}")
     else:
-        baseline.play_deals(min(deals, 200), args.seed)  # warm-up
-        base_rate, base_rates = median_rate(
-            lambda: float(baseline.play_deals(deals, args.seed)), deals, args.repeats
-        )
-        print(f"{'schnapsen 0.0.5 RandBot (baseline)':<34} {base_rate:>10.0f} {'':>11} "
-              f"{min(base_rates):>9.0f}..{max(base_rates):<9.0f}")
-        print(f"{'ratio bummerl vu / schnapsen':<34} {rows['vu'] / base_rate:>9.2f}x")
-
-    if not args.no_arena:
-        for workers in (1, 2):
-            arena_seconds(min(deals, 200), args.seed, workers)  # warm-up
-            rate, rates = median_rate(
-                lambda w=workers: arena_seconds(deals, args.seed, w), deals, args.repeats  # type: ignore[misc]
-            )
-            label = f"arena vu, {workers} worker{'s' if workers > 1 else ''}"
-            print(f"{label:<34} {rate:>10.0f} {'':>11} {min(rates):>9.0f}..{max(rates):<9.0f}")
+        base = rates["schnapsen 0.0.5 RandBot (baseline)"]
+        ratio = statistics.median(a / b for a, b in zip(rates["bummerl vu"], base, strict=True))
+        print(f"{'ratio bummerl vu / schnapsen':<34} {ratio:>9.2f}x  (median of per-round ratios)")
     return 0
 
 
