@@ -7,10 +7,11 @@ from collections.abc import Sequence
 import pytest
 
 from bummerl.actions import Action
+from bummerl.bots.random_bot import RandomBot
 from bummerl.cards import Card, parse_cards
 from bummerl.records import GameRecord
 from bummerl.rules import Rules
-from bummerl.table import FirstLegal, IllegalMove, RandomBot, Seat, Table, card_name
+from bummerl.table import FirstLegal, IllegalMove, Seat, Table, card_name
 from bummerl.view import View
 
 # Human (seat 0, forehand) gets JH KH QH + AS TS; the computer JC QC KC + TC AC; trump AH face up.

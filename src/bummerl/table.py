@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from random import Random
 from typing import Any, Literal
 
 from bummerl.actions import Action, ActionParseError
@@ -40,7 +39,6 @@ __all__ = [
     "Event",
     "FirstLegal",
     "IllegalMove",
-    "RandomBot",
     "Seat",
     "Table",
     "card_long_name",
@@ -119,25 +117,6 @@ def reason_text(outcome: Outcome) -> str:
 
 
 # ----------------------------------------------------------------------------- seats and stand-in bots
-
-
-class RandomBot:
-    """A computer player that picks a legal action at random (repeatable with a seed).
-
-    >>> from bummerl.rules import Rules
-    >>> deal = Deal.random(Rules.preset("standard"), 1)
-    >>> RandomBot(3).choose(View.of(deal, deal.to_move)) in deal.legal_actions()
-    True
-    """
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = Random(seed)
-
-    def choose(self, view: View) -> Action:
-        """A legal action drawn at random."""
-        return self.rng.choice(view.legal_actions)
 
 
 class FirstLegal:

@@ -81,7 +81,10 @@ class BummerlApp(App[None]):
         yield Header()
         with Horizontal(id="main"):
             with Vertical(id="table"):
-                yield Static(id="opponent")
+                with Horizontal(id="opponent-row"):
+                    for i in range(6):
+                        yield Static(Text("░░", style="blue"), classes="mini-back", id=f"opp-{i}")
+                    yield Static(id="opponent")
                 with Horizontal(id="middle"):
                     with Vertical(id="talon-box"):
                         yield Label("Talon", id="talon-caption", classes="caption")
@@ -138,9 +141,11 @@ class BummerlApp(App[None]):
         style = self.card_style
         over = deal.is_over
         # opponent
+        for i in range(6):
+            self.query_one(f"#opp-{i}").display = i < view.opponent_hand_size
         n_tricks = view.tricks_won[COMPUTER]
-        opp = Text.assemble((f"{table.name(COMPUTER)} ", "bold"), ("▒▒ " * view.opponent_hand_size, "blue"),
-                            (f"  {n_tricks} trick{'s' if n_tricks != 1 else ''}", "dim"))
+        opp = Text.assemble((f"{table.name(COMPUTER)}", "bold"),
+                            (f" · {n_tricks} trick{'s' if n_tricks != 1 else ''}", "dim"))
         known = list(cards_in(view.opponent_known_mask))
         line2 = Text()
         if known:

@@ -32,9 +32,22 @@ Screen {
     height: 1;
     width: 100%;
 }
-#opponent {
+#opponent-row {
     height: 3;
-    padding: 0 0;
+    margin-bottom: 1;
+}
+.mini-back {
+    width: 4;
+    height: 3;
+    border: round $primary;
+    background: $surface;
+    margin-right: 1;
+}
+#opponent {
+    width: 1fr;
+    height: 3;
+    padding: 0 1;
+    content-align: left middle;
 }
 #middle {
     height: 7;
@@ -58,6 +71,9 @@ Screen {
 }
 #hand {
     height: 5;
+}
+#hand-caption {
+    margin-top: 1;
 }
 #hand CardWidget {
     margin-right: 1;
