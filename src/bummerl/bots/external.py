@@ -39,9 +39,9 @@ standard output, one line per answer, and must flush after each line.
 
 An answer that is not valid JSON (when it starts with ``{`` or ``"``), an object without an ``action``
 string, a text that is no action, an action that is not legal, a line nobody asked for, no answer
-within the timeout, or a program that exits: each raises :class:`ExternalBotError` with a one-line reason (the arena records
-it as that bot's fault and goes on). After a timeout or a crash the program is stopped, and started
-again (at most ``max_restarts`` times) when the next deal begins.
+within the timeout, or a program that exits: each raises :class:`ExternalBotError` with a one-line
+reason (the arena records it as that bot's fault and goes on). After a timeout or a crash the program
+is stopped, and started again (at most ``max_restarts`` times) when the next deal begins.
 
 >>> import sys
 >>> program = "import sys\\nfor line in sys.stdin: print('{}' if 'hello' in line else 'play AS', flush=True)"
