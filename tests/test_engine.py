@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bummerl import Card, Deal, DeckError, IllegalActionError, Outcome, Rules
+from bummerl import Card, Deal, DeckError, IllegalActionError, Outcome, Rules, Trick
 from bummerl.actions import Action
 from dealkit import SIXTY_SIX, STANDARD, TOMPA, arrange, hand, legal, position, run, snapshot
 
@@ -230,3 +230,15 @@ def test_from_state_refuses_a_first_trick_led_by_the_dealer() -> None:
             STANDARD, hands=(hand("AS TS KS QS KH"), hand("TH JH QH TC AC")),
             talon=hand_cards("JC QC KC JD QD KD TD AD JS"), trump_card=Card.parse("AH"), leader=0, dealer=0,
         )
+
+
+def test_from_state_takes_a_trick_log_that_fits_the_played_cards() -> None:
+    c = Card.parse
+    log = (Trick(0, c("AD"), c("JD"), 0), Trick(0, c("TD"), c("QD"), 0), Trick(0, c("AH"), c("KD"), 0))
+    deal = Deal.from_state(STANDARD, **GOOD, trick_log=log)
+    assert deal.trick_log == log
+    wrong = (*log[:2], Trick(0, c("AH"), c("KD"), 1))
+    with pytest.raises(DeckError, match="trick log does not fit"):
+        Deal.from_state(STANDARD, **GOOD, trick_log=wrong)
+    with pytest.raises(DeckError, match="trick log does not fit"):
+        Deal.from_state(STANDARD, **GOOD, trick_log=log[:2])

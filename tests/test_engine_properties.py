@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bummerl import Deal, IllegalActionError, Rules
+from bummerl import Deal, IllegalActionError, Rules, View
 from bummerl.actions import ACTIONS
 from bummerl.cards import card_points, mask_of
 from dealkit import PRESET_NAMES, full_mask, snapshot
@@ -193,3 +193,58 @@ def test_replaying_the_history_from_the_deck_reaches_the_same_deal(rules: Rules,
     for a in deal.history:
         again.apply(str(a))
     assert snapshot(again) == snapshot(deal)
+
+
+def rebuild(deal: Deal) -> Deal:
+    """The same position set up with Deal.from_state from what the deal holds now."""
+    return Deal.from_state(
+        deal.rules,
+        hands=(deal.hands[0], deal.hands[1]),
+        talon=deal.talon,
+        trump_card=deal.trump_card if deal.talon_size else None,
+        trump_suit=deal.trump,
+        leader=deal.leader,
+        lead=deal.lead if deal.lead >= 0 else None,
+        closed_by=deal.closed_by if deal.closed_by >= 0 else None,
+        close_snapshot=deal.close_snapshot,
+        tricks_won=deal.tricks,
+        card_points=(deal.card_points[0], deal.card_points[1]),
+        marriage_points=(deal.marriage_points[0], deal.marriage_points[1]),
+        pending=(deal.pending[0], deal.pending[1]),
+        marriages=deal.marriages,
+        exchanged=deal.exchanged,
+        married=deal.married,
+        claim_ok=deal.claim_ok,
+        dealer=deal.dealer,
+        trick_log=deal.trick_log,
+    )
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=IDS)
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 30))
+def test_from_state_rebuilds_any_reachable_position_and_plays_on_alike(
+    rules: Rules, seed: int, cut: int
+) -> None:
+    deal = Deal.random(rules, seed)
+    rng = Random(seed)
+    for _ in range(cut):
+        if deal.outcome is not None:
+            return
+        deal.apply(rng.choice(deal.legal_actions()))
+    if deal.outcome is not None:
+        return
+    twin = rebuild(deal)
+    assert twin.legal_actions() == deal.legal_actions()
+    for seat in (0, 1):
+        a, b = View.of(deal, seat), View.of(twin, seat)
+        for name in View.__slots__:
+            if name not in ("history_length", "last_trump_card"):
+                assert getattr(a, name) == getattr(b, name), name
+    # The same choices lead both to the same end.
+    while deal.outcome is None:
+        action = rng.choice(deal.legal_actions())
+        deal.apply(action)
+        twin.apply(action)
+        assert twin.points == deal.points and twin.legal_actions() == deal.legal_actions()
+    assert twin.outcome == deal.outcome

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bummerl import Card, Deal, Outcome, Rules
@@ -17,7 +19,7 @@ def result(deal: Deal) -> tuple[int | None, int, str]:
     return (deal.outcome.winner, deal.outcome.game_points, deal.outcome.reason)
 
 
-def claim_now(rules: Rules, tricks: tuple[int, int], points0: int, **more: object) -> Deal:
+def claim_now(rules: Rules, tricks: tuple[int, int], points0: int, **more: Any) -> Deal:
     """Player 0 (who won the last trick, nobody closed, talon exhausted, spades trumps) claims.
 
     The hands hold the four jacks, so the 16 played cards are worth 112 points: player 1 has 112 - points0.
@@ -317,7 +319,7 @@ def test_auto_claim_refuses_a_set_up_position_where_someone_already_has_66() -> 
 # --------------------------------------------------------------------------- 4.4 all cards played
 
 
-def last_trick(rules: Rules, points0: int, **more: object) -> Deal:
+def last_trick(rules: Rules, points0: int, **more: Any) -> Deal:
     """One card each left, spades trumps, the talon exhausted unless ``more`` closes it; player 0 leads
     the ace of spades and wins the last trick (11 + 2 points)."""
     deal = position(rules, ("AS", "JD"), trump_suit="S", tricks=(5, 4), points0=points0, **more)
@@ -386,7 +388,7 @@ def test_the_opponent_of_the_closer_may_claim_or_pass_after_taking_the_last_tric
     assert result(deal) == expected  # 2 either way: the opponent had tricks when the talon was closed
 
 
-def sixty_six_last(rules: Rules, points0: int, **more: object) -> Deal:
+def sixty_six_last(rules: Rules, points0: int, **more: Any) -> Deal:
     """Sixty-Six, one nine each left; player 0 leads the nine of clubs, player 1 throws the nine of
     diamonds (spades are trumps), so player 0 takes the last trick: no card points, but 10 for it."""
     deal = position(rules, ("9C", "9D"), trump_suit="S", tricks=(6, 5), points0=points0, **more)

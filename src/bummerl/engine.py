@@ -307,6 +307,7 @@ class Deal:
         married: int = -1,
         claim_ok: bool | None = None,
         dealer: int | None = None,
+        trick_log: Sequence[Trick] = (),
     ) -> Deal:
         """A position set up directly (a puzzle, a sampled world), not reached from a deck.
 
@@ -316,7 +317,9 @@ class Deal:
         and ``card_points`` (card points only, without marriages or Sixty-Six's last-trick 10) must add
         up to their points. ``marriage_points`` are counted marriages, ``pending`` declared ones not yet
         counted (4.1). ``close_snapshot`` is the non-closer's (tricks, points) when ``closed_by`` closed.
-        ``claim_ok`` (may the player to move claim now?) defaults to "the leader won the previous trick
+        ``trick_log``, if given, must hold exactly the played cards, trick by trick, agreeing with the
+        tricks and card points (views read the played cards from it). ``claim_ok`` (may the player to
+        move claim now?) defaults to "the leader won the previous trick
         and has done nothing yet". With every card played the deal is at its end (4.4): the leader, as
         the last trick's winner, may claim or pass (and gets Sixty-Six's 10 if nobody closed); with
         ``auto_claim`` the outcome is decided at once, and a position where a player already has 66
@@ -389,6 +392,18 @@ class Deal:
                 f"the card points {card_points[0]} + {card_points[1]} differ from the "
                 f"{card_points_of(played)} of the played cards (marriages go in marriage_points)"
             )
+        if trick_log:
+            log_mask = 0
+            for t in trick_log:
+                log_mask |= (1 << t.lead) | (1 << t.follow)
+            won = [[t for t in trick_log if t.winner == p] for p in (0, 1)]
+            if (
+                log_mask != played
+                or [len(w) for w in won] != list(tricks_won)
+                or [sum(POINTS[t.lead] + POINTS[t.follow] for t in w) for w in won] != list(card_points)
+                or trick_log[-1].winner != leader
+            ):
+                raise DeckError("the trick log does not fit the played cards, tricks, points and leader")
         for p in (0, 1):
             if tricks_won[p] == 0 and (card_points[p] or marriage_points[p]):
                 raise DeckError(f"player {p} has points without a trick")
@@ -440,7 +455,7 @@ class Deal:
         self.marriage_points = list(marriage_points)
         self.pending = list(pending)
         self.bonus = [0, 0]
-        self.trick_log = ()
+        self.trick_log = tuple(trick_log)
         self.marriages = tuple(marriages)
         self.exchanged = exchanged
         self.ending = not (hands[0] | hands[1]) and lead is None  # a closed talon may still hold cards
@@ -761,7 +776,12 @@ class Deal:
     # ----------------------------------------------------------------- scoring
 
     def _claim_outcome(self, p: int) -> Outcome:
-        """rules.md 4.2: the outcome of a claim by player p now."""
+        """rules.md 4.2: the outcome of a claim by player p now.
+
+        Readings of the contract: ``false_claim="mirror"`` gives O ``game_point_table(O's tricks, O's
+        points)`` now, what a correct claim would have won P (seed 000's "many sources"), also when O
+        closed; a wrong claim by the closer always scores 3/2 by the snapshot, whatever ``false_claim``.
+        """
         o = 1 - p
         closer = self.closed_by
         snap_tricks, snap_points = self.close_snapshot
@@ -785,7 +805,10 @@ class Deal:
         return Outcome(o, gp, "false_claim")
 
     def _all_played_outcome(self) -> Outcome:
-        """rules.md 4.4: every card played and no (correct) claim."""
+        """rules.md 4.4: every card played and no (correct) claim.
+
+        A closer who passes after the last trick has failed, even with 66 points (only a claim wins).
+        """
         if self.closed_by >= 0:
             other = 1 - self.closed_by
             return Outcome(other, 3 if self.close_snapshot[0] == 0 else 2, "closer_failed")
