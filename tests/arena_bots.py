@@ -12,7 +12,7 @@ import pytest
 
 from bummerl.actions import ACTIONS, Action
 from bummerl.bots import registry
-from bummerl.engine import Outcome
+from bummerl.engine import Deal, Outcome
 from bummerl.view import View
 
 
@@ -67,6 +67,21 @@ class FlakyBot:
         return self.rng.choice(view.legal_actions)
 
 
+class PeekBot(FirstBot):
+    """Asks for the true deal (like the cheater yardstick), checks it, spoils its copy, plays first."""
+
+    name = "peek"
+
+    def choose(self, view: View) -> Action:
+        raise AssertionError("a bot with choose_with_deal is never asked to choose from a view alone")
+
+    def choose_with_deal(self, view: View, deal: Deal) -> Action:
+        assert deal.hands[view.seat] == view.hand_mask and deal.to_move == view.seat
+        action = view.legal_actions[0]
+        deal.apply(action)  # a copy: the arena's deal must not notice
+        return action
+
+
 class BadHookBot(FirstBot):
     name = "badhook"
 
@@ -102,7 +117,7 @@ class RecorderBot(FirstBot):
 def register_test_bots(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, int, Any]]:
     """Register the test bots (rec-a and rec-b are recorders tagged A and B); return ``SEEN``, emptied."""
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    for cls in (FirstBot, RaisingBot, StringBot, IllegalBot, FlakyBot, BadHookBot):
+    for cls in (FirstBot, RaisingBot, StringBot, IllegalBot, FlakyBot, BadHookBot, PeekBot):
         registry.register(cls.name, cls, f"test bot {cls.name}", public=False)
     registry.register("rec-a", lambda seed: RecorderBot(seed, "A"), "recorder A", public=False)
     registry.register("rec-b", lambda seed: RecorderBot(seed, "B"), "recorder B", public=False)

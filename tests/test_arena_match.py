@@ -148,3 +148,9 @@ def test_chunks_replay_exactly_from_their_task(preset: str) -> None:
     t = task(("random", "random"), count=3, preset=preset, first=5)
     a, b = play_chunk(t), play_chunk(t)
     assert a.points == b.points and a.reasons == b.reasons and a.decisions == b.decisions
+
+
+def test_a_bot_asking_for_the_deal_gets_a_copy_of_the_true_deal(seen: list[Any]) -> None:
+    peek = play_chunk(task(("peek", "first"), count=4))
+    plain = play_chunk(task(("first", "first"), count=4))
+    assert peek.faults == [] and peek.points == plain.points

@@ -111,6 +111,15 @@ def _forfeit(deal: Deal, seat: int, why: str) -> DealResult:
     return DealResult(Outcome(1 - seat, FORFEIT_POINTS, FORFEIT), seat, why)
 
 
+def _chooser(bot: Bot, deal: Deal) -> Callable[[View], Action]:
+    """``bot.choose``, or for a bot with ``choose_with_deal`` (the cheater yardstick) a call handing it a
+    copy of the true deal as well."""
+    peek: Callable[[View, Deal], Action] | None = getattr(bot, "choose_with_deal", None)
+    if peek is None:
+        return bot.choose
+    return lambda view: peek(view, deal.copy())
+
+
 def play_deal(
     deal: Deal,
     bots: tuple[Bot, Bot],
@@ -134,13 +143,13 @@ def play_deal(
                 hook(view_of(deal, seat, score))
             except Exception as err:
                 return _forfeit(deal, seat, f"new_deal raised {type(err).__name__}: {err}")
+    choose = (_chooser(bots[0], deal), _chooser(bots[1], deal))
     while deal.outcome is None:
         seat = deal.to_move
         view = view_of(deal, seat, score)
         start = clock()
         try:
-            cheat = getattr(bots[seat], "choose_with_deal", None)  # the cheater yardstick only
-            action = cheat(view, deal.copy()) if cheat is not None else bots[seat].choose(view)
+            action = choose[seat](view)
         except Exception as err:
             times[seat].append(clock() - start)
             return _forfeit(deal, seat, f"raised {type(err).__name__}: {err}")
