@@ -145,6 +145,9 @@ class _Situation:
             value += 4
         elif rank == TEN and self.is_master(card):
             value += 3
+        if not self.open and self.is_master(card) and (trump or not self.possible & SUIT_MASKS[self.trump]):
+            # Talon closed or exhausted: a master card wins its trick later whatever happens.
+            value = max(value, POINTS[card] + 4.0)
         if rank in (QUEEN, KING) and not self.declared >> suit & 1:
             partner = suit * 6 + (KING if rank == QUEEN else QUEEN)
             marriage_open = self.open or not self.view.rules.sixty_six
@@ -236,6 +239,8 @@ class HeuristicBot:
         if CLOSE in actions and self._should_close(s, view.legal_actions):
             return CLOSE
         marriages = [a for a in actions if a.kind == "marry"]
+        if marriages and not (s.open or self._declare_now(s, marriages)):
+            marriages = []
         if marriages:
             return max(marriages, key=lambda a: int(a.suit == s.trump))
         plays = [a for a in actions if a.kind == "play"]
@@ -245,6 +250,16 @@ class HeuristicBot:
         if lead is not None:
             return max(plays, key=lambda a: self._follow_value(s, int(lead), a.code))
         return max(plays, key=lambda a: self._lead_value(s, a.code))
+
+    def _declare_now(self, s: _Situation, marriages: list[Action]) -> bool:
+        """With the talon closed or exhausted a marriage can wait (Schnapsen): declare it now only if it
+        wins the deal at once or no sure winner is there to cash first."""
+        for a in marriages:
+            value = 40 if a.suit == s.trump else 20
+            if s.my_tricks and s.my_points + value >= WIN:
+                return True
+        sure = [c for c in cards_in(s.hand) if s.is_master(c) and not (s.beaters(c))]
+        return not sure
 
     # ------------------------------------------------------------------ closing
 
