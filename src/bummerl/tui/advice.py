@@ -1,33 +1,34 @@
-"""Help while learning: the value of each action in a position, and the costliest choices of a game.
+"""Help while learning: the value of each action in your position, and the costliest choices of a game.
 
-A thin adapter over :func:`bummerl.analysis.analyse` (per-action mean game points over the worlds
-consistent with what you know), so the screens need not know its result's shape.
+Both ask :func:`bummerl.analysis.analyse` (per-action mean game points over the worlds consistent with
+what you know); this module only words the answer and walks a game's decisions.
+
+>>> from bummerl import Deal, Rules, View
+>>> def claims_win(deal):  # a stand-in solver: a claim is worth 1, anything else 0
+...     return {a: int(a.kind == "claim") for a in deal.legal_actions()}
+>>> deal = Deal.random(Rules.preset("standard"), 2)
+>>> stats, note = rate(View.of(deal, deal.to_move), samples=3, solver=claims_win)
+>>> note, len(stats) == len(deal.legal_actions())
+('sampled 3 of 726485760 worlds', True)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from bummerl.actions import Action
 from bummerl.view import View
 
-__all__ = ["AnalysisUnavailable", "Mistake", "Rating", "rate", "review"]
+if TYPE_CHECKING:
+    from bummerl.analysis import ActionStats, Solver
+
+__all__ = ["AnalysisUnavailable", "Mistake", "rate", "review"]
 
 
 class AnalysisUnavailable(RuntimeError):
-    """The analysis module is not installed in this version."""
-
-
-@dataclass(frozen=True)
-class Rating:
-    """One action's value for you: mean game points (won minus lost), share of worlds won, worst case."""
-
-    action: Action
-    mean: float
-    win_share: float | None = None
-    worst: float | None = None
+    """The analysis (or the solver it needs) is not available in this version."""
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,8 @@ class Mistake:
     deal_number: int
     trick_number: int
     view: View
-    chosen: Rating
-    best: Rating
+    chosen: ActionStats
+    best: ActionStats
 
     @property
     def loss(self) -> float:
@@ -46,68 +47,39 @@ class Mistake:
         return max(0.0, self.best.mean - self.chosen.mean)
 
 
-def _get(obj: Any, *names: str) -> Any:
-    for name in names:
-        if isinstance(obj, dict) and name in obj:
-            return obj[name]
-        if hasattr(obj, name):
-            return getattr(obj, name)
-    return None
-
-
-def _ratings(result: Any) -> list[Rating]:
-    """Read the analysis result: a list of per-action entries, or an object or dict holding one."""
-    entries = result
-    holder = _get(result, "actions", "ratings", "values", "results")
-    if holder is not None and not isinstance(result, list):
-        entries = holder
-    if isinstance(entries, dict):
-        entries = [{"action": k, **(v if isinstance(v, dict) else {"mean": v})} for k, v in entries.items()]
-    out: list[Rating] = []
-    for entry in entries:
-        action = _get(entry, "action")
-        action = action if isinstance(action, Action) else Action.parse(str(action))
-        mean = _get(entry, "mean", "mean_game_points", "value", "score")
-        share = _get(entry, "win_share", "win_rate", "wins")
-        worst = _get(entry, "worst", "min")
-        out.append(Rating(action, float(mean), None if share is None else float(share),
-                          None if worst is None else float(worst)))
-    return sorted(out, key=lambda r: -r.mean)
-
-
-def rate(view: View, samples: int | None = None, seed: int = 0) -> tuple[list[Rating], str]:
-    """Every legal action of the view, best first, and how it was computed (exact or sampled)."""
+def rate(view: View, samples: int | None = None, seed: int = 0,
+         solver: Solver | None = None) -> tuple[tuple[ActionStats, ...], str]:
+    """Every legal action of the view, best first, and how the worlds were chosen (exact or sampled)."""
     try:
         from bummerl.analysis import analyse
 
-        result = analyse(view, samples=samples, seed=seed)
+        result = analyse(view, samples=samples, seed=seed, solver=solver)
     except ImportError as err:
         raise AnalysisUnavailable("the analysis is not available in this version of bummerl") from err
-    how = _get(result, "method", "kind", "mode")
-    worlds = _get(result, "worlds", "samples", "n_worlds")
-    exact = _get(result, "exact")
-    if how is None:
-        how = "exact" if exact else "sampled"
-    note = f"{how}" + (f" over {worlds} worlds" if isinstance(worlds, int) else "")
-    return _ratings(result), note
+    if result.exact:
+        note = f"exact over all {result.worlds} world{'s' if result.worlds != 1 else ''}"
+    else:
+        note = f"sampled {result.worlds} of {result.total_worlds} worlds"
+    return result.actions, note
 
 
 def review(
     decisions: Iterable[tuple[int, View, Action]],
     samples: int,
     progress: Callable[[int, int], None] | None = None,
-    total: int | None = None,
+    solver: Solver | None = None,
 ) -> list[Mistake]:
-    """Analyse each of your decisions and return the ones that lost game points, costliest first."""
+    """Analyse each of your decisions; the ones that lost game points on average, costliest first.
+
+    ``progress(done, total)`` is called after each decision.
+    """
     todo = list(decisions)
-    count = total if total is not None else len(todo)
     out: list[Mistake] = []
     for i, (deal_number, view, action) in enumerate(todo):
-        ratings, _ = rate(view, samples=samples, seed=i)
-        chosen = next((r for r in ratings if r.action == action), None)
-        if chosen is not None and ratings and ratings[0].mean - chosen.mean > 1e-9:
-            trick = len(view.tricks) + 1
-            out.append(Mistake(deal_number, trick, view, chosen, ratings[0]))
+        stats, _ = rate(view, samples=samples, seed=i, solver=solver)
+        chosen = next((s for s in stats if s.action == action), None)
+        if chosen is not None and stats[0].mean - chosen.mean > 1e-9:
+            out.append(Mistake(deal_number, len(view.tricks) + 1, view, chosen, stats[0]))
         if progress is not None:
-            progress(i + 1, count)
+            progress(i + 1, len(todo))
     return sorted(out, key=lambda m: -m.loss)

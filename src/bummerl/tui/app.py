@@ -7,7 +7,7 @@ and the screen is redrawn from your :class:`~bummerl.view.View` after each event
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -24,6 +24,9 @@ from bummerl.tui.session import COMPUTER, HUMAN, PlaySession
 from bummerl.tui.styles import APP_CSS
 from bummerl.tui.widgets import CardWidget, card_text, hand_marks, suit_text
 from bummerl.view import View
+
+if TYPE_CHECKING:
+    from bummerl.analysis import Solver
 
 __all__ = ["BummerlApp", "sorted_hand"]
 
@@ -64,9 +67,13 @@ class BummerlApp(App[None]):
     ]
 
     def __init__(self, session: PlaySession, *, delay: float = 0.7, analysis_samples: int | None = None,
-                 review_samples: int = 24) -> None:
+                 review_samples: int = 24, solver: Solver | None = None) -> None:
+        """``delay``: seconds before each computer move; ``analysis_samples``: worlds for ``?`` (None: the
+        analysis decides); ``review_samples``: worlds per decision in the end-of-game review; ``solver``
+        replaces the analysis' open-card solver (for tests)."""
         super().__init__()
         self.session = session
+        self.solver = solver
         self.delay = delay
         self.analysis_samples = analysis_samples
         self.review_samples = review_samples
@@ -361,7 +368,7 @@ class BummerlApp(App[None]):
         table = self.session.table
         if table.phase == "game_over":
             self.status("The Bummerl is over — q quits")
-            self.push_screen(GameOverScreen(table, samples=self.review_samples))
+            self.push_screen(GameOverScreen(table, samples=self.review_samples, solver=self.solver))
             return
         self.session.next_deal()
         self.after_change()
@@ -487,7 +494,8 @@ class BummerlApp(App[None]):
         if not view.legal_actions:
             self.status("The analysis is for your turn", error=True)
             return
-        self.push_screen(AnalysisScreen(view, self.card_style, samples=self.analysis_samples))
+        self.push_screen(AnalysisScreen(view, self.card_style, samples=self.analysis_samples,
+                                        solver=self.solver))
 
     def action_quit_game(self) -> None:
         """Quit; the game is saved and ``bummerl play --resume`` continues it."""

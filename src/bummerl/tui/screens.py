@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -14,9 +14,12 @@ from textual.widgets import Label, ProgressBar, Static
 
 from bummerl.cards import Card
 from bummerl.table import CardStyle, Table, reason_text
-from bummerl.tui.advice import AnalysisUnavailable, Mistake, Rating, rate, review
+from bummerl.tui.advice import AnalysisUnavailable, Mistake, rate, review
 from bummerl.tui.widgets import card_text
 from bummerl.view import View
+
+if TYPE_CHECKING:
+    from bummerl.analysis import ActionStats, Solver
 
 __all__ = ["AnalysisScreen", "DealSummaryScreen", "GameOverScreen", "action_text"]
 
@@ -117,11 +120,13 @@ class AnalysisScreen(ModalScreen[None]):
         Binding("escape,question_mark,enter,q", "close", "close", key_display="Esc"),
     ]
 
-    def __init__(self, view: View, style: CardStyle, samples: int | None = None) -> None:
+    def __init__(self, view: View, style: CardStyle, samples: int | None = None,
+                 solver: Solver | None = None) -> None:
         super().__init__()
         self.view = view
         self.card_style: CardStyle = style
         self.samples = samples
+        self.solver = solver
         self.done = False
 
     def compose(self) -> ComposeResult:
@@ -135,13 +140,13 @@ class AnalysisScreen(ModalScreen[None]):
 
     def _compute(self) -> None:
         try:
-            ratings, note = rate(self.view, samples=self.samples)
+            ratings, note = rate(self.view, samples=self.samples, solver=self.solver)
             body: Text | RichTable = self._table(ratings, note)
-        except AnalysisUnavailable as err:
+        except (AnalysisUnavailable, ValueError) as err:
             body = Text(str(err), style="yellow")
         self.app.call_from_thread(self._show, body)
 
-    def _table(self, ratings: list[Rating], note: str) -> RichTable:
+    def _table(self, ratings: tuple[ActionStats, ...], note: str) -> RichTable:
         grid = RichTable(title=f"mean game points for you ({note})", box=None, padding=(0, 2))
         grid.add_column("action")
         grid.add_column("mean", justify="right")
@@ -153,8 +158,8 @@ class AnalysisScreen(ModalScreen[None]):
             grid.add_row(
                 action_text(str(r.action), self.card_style),
                 Text(f"{r.mean:+.2f}", style=mark),
-                "" if r.win_share is None else f"{100 * r.win_share:.0f}%",
-                "" if r.worst is None else f"{r.worst:+.0f}",
+                f"{100 * r.win_share:.0f}%",
+                f"{r.worst:+d}",
             )
         return grid
 
@@ -173,10 +178,11 @@ class GameOverScreen(ModalScreen[None]):
         Binding("q,escape,enter", "quit_app", "quit", key_display="q"),
     ]
 
-    def __init__(self, table: Table, samples: int = 24, shown: int = 6) -> None:
+    def __init__(self, table: Table, samples: int = 24, shown: int = 6, solver: Solver | None = None) -> None:
         super().__init__()
         self.table = table
         self.samples = samples
+        self.solver = solver
         self.shown = shown
         self.done = False
         self.mistakes: list[Mistake] = []
@@ -212,9 +218,9 @@ class GameOverScreen(ModalScreen[None]):
             self.app.call_from_thread(bar.update, progress=done)
 
         try:
-            mistakes = review(decisions, self.samples, progress, len(decisions))
+            mistakes = review(decisions, self.samples, progress, solver=self.solver)
             body: Text | RichTable = self._table(mistakes)
-        except AnalysisUnavailable as err:
+        except (AnalysisUnavailable, ValueError) as err:
             body = Text(str(err), style="yellow")
             mistakes = []
         self.mistakes = mistakes
