@@ -218,3 +218,16 @@ def test_german_card_names() -> None:
     table = Table(Rules.preset("standard"), (Seat("You"), Seat("Computer")), seed=1, first_dealer=1,
                   decks=[deck(SCRIPTED_DECK)], card_style="german")
     assert table.events[0].text == "Deal 1: Computer deals. Trump is Herz (Herz A face up)."
+
+
+def test_the_readme_example_of_the_table_runs() -> None:
+    import doctest
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Playing in the terminal", 1)[1].split("\n## ", 1)[0]
+    example = section.split("```python", 1)[1].split("```", 1)[0]
+    test = doctest.DocTestParser().get_doctest(example, {}, "README: Playing in the terminal", "README.md", 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0 and test.examples
