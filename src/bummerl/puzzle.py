@@ -614,11 +614,10 @@ class Puzzle:
                 married=-1 if self.married is None else int(self.married),
                 claim_ok=self.may_claim,
                 dealer=dealer,
+                trick_log=trick_log,
             )
         except DeckError as err:
             raise PuzzleError(f"the position cannot be set up: {err}") from None
-        if trick_log:
-            deal.trick_log = trick_log
         return deal
 
     # ----------------------------------------------------------------- notation
