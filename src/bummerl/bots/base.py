@@ -24,8 +24,10 @@ __all__ = ["Action", "Bot"]
 class Bot(Protocol):
     """Anything with a ``name`` and a ``choose(view) -> Action`` method.
 
-    A bot never sees more than its view. A bot that keeps state across deals may also define
-    ``new_deal(view)``; callers check for it with ``hasattr``.
+    A bot never sees more than its view. Optional hooks, called when present (callers use ``getattr``):
+    ``new_deal(view)`` before a deal, ``end_deal(view, outcome, fault)`` after it, ``close()`` when the
+    bot is no longer needed (an outside program is stopped there). The one exception to "views only" is
+    the arena's non-public ``cheater`` yardstick, handed the true deal through ``choose_with_deal``.
     """
 
     name: str
