@@ -50,17 +50,19 @@ class BummerlApp(App[None]):
 
     TITLE = "bummerl"
     ENABLE_COMMAND_PALETTE = False
+    #: Below 100 columns the table and the side panel get narrower (the screen class ``-narrow``).
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
     CSS = APP_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "play(0)", "play card", key_display="1-6"),
+        Binding("1", "play(0)", "play", key_display="1-6"),
         *[Binding(str(i + 1), f"play({i})", "play", show=False) for i in range(1, 6)],
         Binding("x", "exchange", "exchange"),
         Binding("c", "close", "close"),
-        Binding("m", "marry", "marriage"),
+        Binding("m", "marry", "marry"),
         Binding("g", "claim", "claim 66", key_display="g/6"),
         Binding("6", "claim_or_six", "claim", show=False),
-        Binding("p", "pass_", "pass"),
-        Binding("enter,n", "next", "next deal", key_display="⏎"),
+        Binding("p", "pass_", "pass", show=False),
+        Binding("enter,n", "next", "next deal", key_display="⏎", show=False),
         Binding("question_mark", "analysis", "analysis", key_display="?"),
         Binding("escape", "cancel", "cancel", show=False),
         Binding("q", "quit_game", "quit"),
@@ -352,8 +354,17 @@ class BummerlApp(App[None]):
         self.run_worker(self._bot_think, thread=True, exclusive=True, group="bot")
 
     def _bot_think(self) -> None:
-        action = self.session.bot_choice()
+        try:
+            action = self.session.bot_choice()
+        except Exception as err:  # a broken bot (e.g. an outside program) must not end the game
+            self.call_from_thread(self._bot_failed, err)
+            return
         self.call_from_thread(self._bot_done, action)
+
+    def _bot_failed(self, err: Exception) -> None:
+        self.bot_pending = False
+        self.status(f"The computer failed to move ({type(err).__name__}: {err}); press q to quit — "
+                    "the game is saved", error=True)
 
     def _bot_done(self, action: Action) -> None:
         self.bot_pending = False

@@ -26,6 +26,22 @@ Screen {
     padding: 0 1;
     border-left: tall $primary 40%;
 }
+.-narrow #table {
+    width: 56;
+    min-width: 56;
+}
+.-narrow #hand CardWidget {
+    margin-right: 0;
+}
+.-narrow #trick-box {
+    padding-left: 1;
+}
+.-narrow #talon-box {
+    width: 21;
+}
+.-narrow #side {
+    min-width: 20;
+}
 .caption {
     color: $text-muted;
     text-style: bold;
