@@ -34,9 +34,10 @@ class Terminal:
         return out.stdout
 
     def start(self, name: str, command: str) -> None:
+        # The shell lingers after the program so its last words stay readable (tmux may drop the final
+        # output of a pane whose process has already exited); kill-server ends it.
         self.tmux("new-session", "-d", "-s", name, "-x", "110", "-y", "32",
-                  "-e", f"BUMMERL_HOME={self.home}", "-e", "TERM=xterm-256color", command)
-        self.tmux("set-option", "-t", name, "remain-on-exit", "on")
+                  "-e", f"BUMMERL_HOME={self.home}", "-e", "TERM=xterm-256color", f"{command}; sleep 60")
 
     def screen(self, name: str) -> str:
         return self.tmux("capture-pane", "-t", name, "-p")

@@ -51,7 +51,7 @@ class BummerlApp(App[None]):
     TITLE = "bummerl"
     ENABLE_COMMAND_PALETTE = False
     #: Below 100 columns the table and the side panel get narrower (the screen class ``-narrow``).
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     CSS = APP_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "play(0)", "play", key_display="1-6"),
