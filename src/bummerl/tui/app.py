@@ -7,7 +7,9 @@ and the screen is redrawn from your :class:`~bummerl.view.View` after each event
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+import contextlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -51,7 +53,7 @@ class BummerlApp(App[None]):
     TITLE = "bummerl"
     ENABLE_COMMAND_PALETTE = False
     #: Below 100 columns the table and the side panel get narrower (the screen class ``-narrow``).
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (an instance variable in App)
     CSS = APP_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "play(0)", "play", key_display="1-6"),
@@ -357,9 +359,15 @@ class BummerlApp(App[None]):
         try:
             action = self.session.bot_choice()
         except Exception as err:  # a broken bot (e.g. an outside program) must not end the game
-            self.call_from_thread(self._bot_failed, err)
+            self._from_thread(self._bot_failed, err)
             return
-        self.call_from_thread(self._bot_done, action)
+        self._from_thread(self._bot_done, action)
+
+    def _from_thread(self, callback: Callable[[Any], None], value: Any) -> None:
+        """Run ``callback(value)`` on the UI thread, unless the app has quit meanwhile."""
+        if self.is_running:
+            with contextlib.suppress(RuntimeError):
+                self.call_from_thread(callback, value)
 
     def _bot_failed(self, err: Exception) -> None:
         self.bot_pending = False
