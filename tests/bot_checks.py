@@ -84,3 +84,23 @@ def same_choice_on_twins(make_bot: object, positions: list[Deal], seed: int) -> 
         assert a == b, f"{a} on {deal!r} but {b} on its twin {twin!r} (seat {seat})"
         compared += 1
     return compared
+
+
+#: Tompa's first puzzle (me to move, one face-down card: six worlds); the played cards in tricks that fit.
+TOMPA_1 = "tompa CTK.DAK.HQ/?CQJ.DTQJ.HT 1 QS 0 28/27 2/2"
+_TOMPA_1_TRICKS = ((0, "AC", "JS", 1), (1, "TS", "KS", 1), (1, "KH", "AH", 0), (0, "AS", "JH", 0))
+
+
+def tompa_1_deal(world: int = 0) -> Deal:
+    """One world of Tompa's first puzzle as a deal with a trick history (so views of it are whole)."""
+    from bummerl.cards import Card
+    from bummerl.engine import Trick
+    from bummerl.puzzle import Puzzle
+    from bummerl.search.worlds import world_at
+
+    puzzle = Puzzle.parse(TOMPA_1)
+    bare = world_at(puzzle, world)
+    tricks = []
+    for leader, lead, follow, winner in _TOMPA_1_TRICKS:
+        tricks.append(Trick(leader, Card.parse(lead), Card.parse(follow), winner))
+    return puzzle.world(bare.hands[1], bare.talon, seat=0, dealer=1, trick_log=tuple(tricks))

@@ -142,3 +142,15 @@ def make_bot(name: str, seed: int | None = None, *, timeout: float | None = None
 # One line per built-in bot, registered by module path so that nothing heavy is imported until a bot is made.
 # Other bots are added here by their authors: register("name", "bummerl.bots.module:factory", "what it does").
 register("random", "bummerl.bots.random_bot:RandomBot", "picks uniformly among the legal actions (seeded)")
+register("heuristic", "bummerl.bots.heuristic:make_heuristic",
+         "rules of thumb: counts points, keeps marriages and trumps, closes on a sure 66, claims at 66")
+register("pimc", "bummerl.bots.pimc:make_pimc",
+         "Perfect Information Monte Carlo: solves sampled worlds open-card")
+register("expert", "bummerl.bots.expert:make_expert",
+         "PIMC mended: opponent blind to our cards, one-step fusion fix, inference, plays for the Bummerl")
+register("easy", "bummerl.bots.levels:make_easy",
+         "level easy: the heuristic with a random card a quarter of the time")
+register("medium", "bummerl.bots.levels:make_medium", "level medium: the heuristic bot")
+register("hard", "bummerl.bots.levels:make_hard", "level hard: PIMC over a few worlds")
+register("cheater", "bummerl.bots.cheater:make_cheater",
+         "sees every card (a yardstick, arena only)", public=False)

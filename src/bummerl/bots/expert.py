@@ -1,0 +1,173 @@
+"""The expert: PIMC mended where PIMC is known to fail, playing for the Bummerl.
+
+Plain PIMC (:mod:`bummerl.bots.pimc`) solves every sampled world as if both players saw all cards. Two
+errors follow (Frank and Basin's *strategy fusion*; Wisser's *overestimation of the opponent's
+knowledge*, IJCAI 2015), and the expert corrects each where it is cheap:
+
+- **My own next decision is made once for all worlds.** After an action that keeps me on move
+  (exchange, close, declare a marriage), PIMC picks my next action world by world, as if I would know
+  the hidden cards by then. The expert values such an action by the best *single* follow-up over all
+  worlds: ``max_b mean_w v(a, b, w)`` instead of ``mean_w max_b v(a, b, w)``.
+- **The opponent does not see my hand** (the idea of Wisser's Presumed Value PIMC). When I lead a card,
+  PIMC lets the opponent answer in each world knowing my cards. The expert lets it answer as a player
+  who does not: in each of my worlds it samples the opponent's own worlds (my hand and the talon
+  re-dealt from the opponent's view), picks the reply that is best *on average* for the opponent, and
+  scores that reply in my world. This runs once the talon is small (the answers are cheap to solve then).
+
+Besides, it weights worlds by what the opponent's earlier play shows (:mod:`bummerl.bots.inference`)
+and values each result of the deal by the chance to win the Bummerl (:mod:`bummerl.bummerl_value`) when
+the view carries a score.
+
+>>> from bummerl import Deal, Rules, View
+>>> deal = Deal.random(Rules.preset("standard"), 4)
+>>> for _ in range(12):
+...     deal.apply(deal.legal_actions()[0])
+>>> view = View.of(deal, deal.to_move, score=(3, 5))
+>>> ExpertBot(seed=1, samples=4).choose(view) in view.legal_actions
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from random import Random
+
+from bummerl.actions import Action
+from bummerl.bots.pimc import PimcBot, action_values, decision_seed
+from bummerl.bummerl_value import outcome_values
+from bummerl.engine import Deal
+from bummerl.view import View
+
+__all__ = ["ExpertBot", "make_expert"]
+
+#: Worlds per decision (and in the first tricks).
+SAMPLES = 40
+EARLY_SAMPLES = 16
+#: Opponent's worlds per reply decision for the presumed-value answer, and the talon size from which on
+#: it is used (a closed or exhausted talon counts as 0).
+PV_WORLDS = 6
+PV_MAX_TALON = 4
+
+Values = Callable[[Deal], dict[Action, int]]
+
+
+def _talon_now(view: View) -> int:
+    return view.talon_size if view.talon_open else 0
+
+
+class ExpertBot(PimcBot):
+    """PIMC with one-step strategy-fusion repair, a presumed-value opponent, inference and Bummerl values."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = SAMPLES,
+        early_samples: int | None = EARLY_SAMPLES,
+        *,
+        bummerl: bool = True,
+        infer: bool = True,
+        fusion: bool = True,
+        pv_worlds: int = PV_WORLDS,
+        pv_max_talon: int = PV_MAX_TALON,
+        name: str = "expert",
+        values: Values = action_values,
+    ) -> None:
+        super().__init__(seed, samples, early_samples, bummerl=bummerl, infer=infer, name=name, values=values)
+        self.fusion = fusion
+        self.pv_worlds = pv_worlds
+        self.pv_max_talon = pv_max_talon
+
+    def evaluate(self, view: View) -> dict[Action, float]:
+        """The value of every legal action, with the repairs of the module's note."""
+        from bummerl.search.worlds import worlds
+
+        n = self.early_samples if view.talon_open and view.talon_size >= 8 else self.samples
+        weight = None
+        if self.infer:
+            from bummerl.bots.inference import world_weight
+
+            weight = world_weight(view)
+        seed = decision_seed(self.seed, view)
+        ws = worlds(view, samples=n, seed=seed, weight=weight)
+        if not ws.deals:
+            ws = worlds(view, samples=n, seed=seed)
+        deals, weights = ws.deals, ws.weights
+        table = outcome_values(view.rules, view.score if self.bummerl else None, view.seat, view.dealer)
+        mass = sum(weights)
+        means = dict.fromkeys(view.legal_actions, 0.0)
+        per_world = [self.values(d) for d in deals]
+        for vals, w in zip(per_world, weights, strict=True):
+            for a in means:
+                means[a] += w * table[vals[a] + 3] / mass
+        if self.fusion:
+            for a in view.legal_actions:
+                if a.kind in ("exchange", "close", "marry"):
+                    means[a] = self._own_next(deals, weights, a, table)
+        pv = self.pv_worlds > 0 and view.lead_card is None and _talon_now(view) <= self.pv_max_talon
+        if pv and (view.talon_open or view.closed_by >= 0):  # an exhausted talon hides nothing
+            rng = Random(seed)
+            for a in view.legal_actions:
+                if a.kind == "play":
+                    means[a] = self._presumed_lead(view, deals, weights, a, table, rng)
+        return means
+
+    def _own_next(self, deals: Sequence[Deal], weights: Sequence[float], action: Action,
+                  table: tuple[float, ...]) -> float:
+        """``max_b mean_w`` of my follow-up ``b`` after ``action``, which leaves me on move (or, with
+        automatic claims, may end the deal: then the result itself)."""
+        totals: dict[Action, float] = {}
+        ended = 0.0
+        mass = sum(weights)
+        for deal, w in zip(deals, weights, strict=True):
+            me = deal.to_move
+            after = deal.copy()
+            after.apply(action)
+            if after.outcome is not None:
+                ended += w * table[_result(after, me) + 3]
+                continue
+            for b, v in self.values(after).items():
+                totals[b] = totals.get(b, 0.0) + w * table[v + 3]
+        return (ended + (max(totals.values()) if totals else 0.0)) / mass
+
+    def _presumed_lead(self, view: View, deals: Sequence[Deal], weights: Sequence[float], action: Action,
+                       table: tuple[float, ...], rng: Random) -> float:
+        """My mean value of leading ``action`` when the opponent answers without seeing my cards."""
+        from bummerl.search.worlds import worlds
+
+        opp = 1 - view.seat
+        opp_table = outcome_values(view.rules, view.score if self.bummerl else None, opp, view.dealer)
+        total = 0.0
+        mass = 0.0
+        for deal, w in zip(deals, weights, strict=True):
+            after = deal.copy()
+            after.apply(action)
+            truth = self.values(after)  # the opponent's replies in this world, its game points
+            her_view = View.of(after, opp, view.score)
+            guesses = worlds(her_view, samples=self.pv_worlds, seed=rng.getrandbits(62))
+            presumed = dict.fromkeys(truth, 0.0)
+            for her_world in guesses.deals:
+                for r, v in self.values(her_world).items():
+                    if r in presumed:
+                        presumed[r] += opp_table[v + 3]
+            best = max(presumed.values())
+            # Among replies the opponent finds equally good, assume the one worst for me.
+            mine = min(table[-truth[r] + 3] for r in presumed if presumed[r] >= best - 1e-9)
+            total += w * mine
+            mass += w
+        return total / mass
+
+
+def _result(deal: Deal, player: int) -> int:
+    """Game points of a finished deal for ``player`` (negative if the opponent won them)."""
+    out = deal.outcome
+    assert out is not None
+    if out.winner is None:
+        return 0
+    return out.game_points if out.winner == player else -out.game_points
+
+
+def make_expert(seed: int | None = None) -> ExpertBot:
+    """The registry's factory for ``expert``."""
+    return ExpertBot(seed)

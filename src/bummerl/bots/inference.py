@@ -1,0 +1,211 @@
+"""What the opponent's earlier play says about its hidden cards: a weight for each sampled world.
+
+Two kinds of evidence:
+
+- *Hard* (weight 0): once the talon is closed or exhausted the follower must head the trick, follow suit
+  or trump (rules.md 3.2). A world in which the opponent held, say, a heart when it did not follow a heart
+  lead is impossible. The engine itself judges each such follow.
+- *Soft* (a factor below 1): a good player exchanges the trump jack (the nine in Sixty-Six) and declares
+  a marriage when it can. A world in which the opponent held the jack, or a king and queen, at one of its
+  leads where it could have exchanged or declared and did not, is less likely. How likely the opponent
+  held those cards then is estimated from the cards it drew since (which of its cards came later is
+  unknown: each is taken as equally likely).
+
+>>> from bummerl import Deal, Rules, View
+>>> deal = Deal.random(Rules.preset("standard"), 2)
+>>> weigh = world_weight(View.of(deal, 0))
+>>> from bummerl.search.worlds import sample_worlds
+>>> all(weigh(w) == 1.0 for w in sample_worlds(View.of(deal, 0), 5, seed=1))  # nothing played yet
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from math import comb
+
+from bummerl.actions import Action
+from bummerl.cards import PACK_MASKS, card_points, cards_in
+from bummerl.engine import Deal, DeckError
+from bummerl.rules import Rules
+from bummerl.view import View
+
+__all__ = ["MISSED_EXCHANGE", "MISSED_MARRIAGE", "Evidence", "evidence", "follow_was_legal", "world_weight"]
+
+#: How much less likely a world is per lead in which the opponent surely held the trump jack (nine) and did
+#: not exchange it, and per lead in which it surely held a marriage and did not declare it.
+MISSED_EXCHANGE = 0.85
+MISSED_MARRIAGE = 0.7
+QUEEN, KING = 2, 3
+
+
+@dataclass(frozen=True, slots=True)
+class _Follow:
+    """A follow under the strict rules: the lead, the card followed, the opponent's later cards."""
+
+    lead: int
+    follow: int
+    later: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Missed:
+    """A lead where the opponent could have used ``cards`` (all of them) and did not.
+
+    ``played``: the opponent's cards played from that lead on; ``led``: the card it led then;
+    ``draws``: cards it drew since; ``strength``: how much less likely a world is if it surely held them."""
+
+    cards: int
+    played: int
+    led: int
+    draws: int
+    strength: float
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What a view shows about the opponent's hidden cards."""
+
+    opponent: int
+    rules: Rules
+    trump: int
+    follows: tuple[_Follow, ...]
+    missed: tuple[_Missed, ...]
+
+
+def _open_tricks(view: View) -> int:
+    """How many tricks were played with the talon open (the rest under the strict rules)."""
+    rules = view.rules
+    initial = rules.pack_size - 2 * rules.hand_size
+    if view.talon_open:
+        return len(view.tricks)
+    if view.closed_by >= 0:
+        return (initial - view.talon_size) // 2
+    return initial // 2
+
+
+def evidence(view: View) -> Evidence:
+    """Collect the evidence of the opponent's plays in a view.
+
+    >>> from bummerl import Deal, Rules, View
+    >>> ev = evidence(View.of(Deal.random(Rules.preset("standard"), 2), 0))
+    >>> ev.follows, ev.missed
+    ((), ())
+    """
+    opp = 1 - view.seat
+    rules = view.rules
+    tricks = view.tricks
+    open_tricks = _open_tricks(view)
+    current_lead = int(view.lead_card) if view.lead_card is not None and view.to_move == view.seat else -1
+    # The opponent's cards played from trick i on (its current lead included).
+    later = [0] * (len(tricks) + 1)
+    later[len(tricks)] = (1 << current_lead) if current_lead >= 0 else 0
+    for i in range(len(tricks) - 1, -1, -1):
+        t = tricks[i]
+        mine = t.lead if t.leader == opp else t.follow
+        later[i] = later[i + 1] | (1 << mine)
+    follows = tuple(
+        _Follow(int(t.lead), int(t.follow), later[i + 1])
+        for i, t in enumerate(tricks)
+        if i >= open_tricks and t.leader != opp
+    )
+    missed: list[_Missed] = []
+    trump = int(view.trump_suit)
+    low = trump * 6 + (0 if rules.sixty_six else 1)
+    opp_exchanged = view.exchanged is not None and view.exchanged[0] == opp
+    i_exchanged = view.exchanged is not None and view.exchanged[0] == view.seat
+    declared = {suit for player, suit in view.marriages if player == opp}
+    initial = rules.pack_size - 2 * rules.hand_size
+    won_before = 0
+    leads = [(i, t.leader, int(t.lead)) for i, t in enumerate(tricks)]
+    if current_lead >= 0:
+        leads.append((len(tricks), opp, current_lead))
+    for i, leader, led in leads:
+        if leader == opp:
+            talon_then = initial - 2 * i
+            talon_open = i < open_tricks or (i == len(tricks) and view.talon_open)
+            draws = max(0, min(open_tricks, len(tricks)) - i)
+            if (
+                not opp_exchanged and not i_exchanged and talon_open
+                and (talon_then > 2 or rules.exchange_with_two_left)
+                and (won_before or not rules.exchange_needs_trick)
+            ):
+                missed.append(_Missed(1 << low, later[i], led, draws, MISSED_EXCHANGE))
+            if (won_before or not rules.marriage_needs_trick) and (talon_open or not rules.sixty_six):
+                for suit in range(4):
+                    if suit not in declared:
+                        pair = (1 << (suit * 6 + QUEEN)) | (1 << (suit * 6 + KING))
+                        missed.append(_Missed(pair, later[i], led, draws, MISSED_MARRIAGE))
+        if i < len(tricks) and tricks[i].winner == opp:
+            won_before = 1
+    return Evidence(opp, rules, trump, follows, tuple(missed))
+
+
+@cache
+def _plain(rules: Rules) -> Rules:
+    return rules.replace(auto_claim=False)
+
+
+def follow_was_legal(rules: Rules, trump: int, hand: int, lead: int, follow: int) -> bool:
+    """Whether the engine lets a follower holding ``hand`` (``follow`` included) play ``follow`` to
+    ``lead`` once the talon is exhausted (the strict rules of rules.md 3.2).
+
+    >>> from bummerl.cards import Card, mask_of, parse_cards
+    >>> std, c = Rules.preset("standard"), Card.parse
+    >>> follow_was_legal(std, 0, mask_of(parse_cards("JH AH")), c("TH"), c("JH"))  # must head with the ace
+    False
+    >>> follow_was_legal(std, 0, mask_of(parse_cards("JC AS")), c("TH"), c("JC"))  # no heart: must trump
+    True
+    """
+    rules = _plain(rules)
+    pack = PACK_MASKS[rules.sixty_six]
+    n = hand.bit_count()
+    filler = list(cards_in(pack & ~hand & ~(1 << lead)))[: n - 1]
+    leader_hand = sum(1 << c for c in filler)
+    played = pack & ~hand & ~leader_hand & ~(1 << lead)
+    try:
+        deal = Deal.from_state(
+            rules, hands=(leader_hand, hand), trump_suit=trump, leader=0, lead=lead,
+            tricks_won=(played.bit_count() // 2, 0), card_points=(card_points(played), 0),
+        )
+    except DeckError:
+        return True  # a position the engine cannot set up tells nothing
+    return deal.is_legal(Action.play(follow))
+
+
+def world_weight(view: View) -> Callable[[Deal], float]:
+    """A weight for the worlds of ``view`` (for :func:`bummerl.search.worlds.worlds`): 0 for a world the
+    opponent's strict follows rule out, a product of factors below 1 for missed exchanges and marriages."""
+    ev = evidence(view)
+    opp = ev.opponent
+    checked: dict[tuple[int, int], bool] = {}
+
+    def weight(world: Deal) -> float:
+        hand = world.hands[opp]
+        for f in ev.follows:
+            then = hand | f.later | (1 << f.follow)
+            key = (then, f.lead)
+            ok = checked.get(key)
+            if ok is None:
+                ok = checked[key] = follow_was_legal(ev.rules, ev.trump, then, f.lead, f.follow)
+            if not ok:
+                return 0.0
+        w = 1.0
+        for m in ev.missed:
+            pool = hand | m.played
+            if m.cards & pool != m.cards:
+                continue
+            # The opponent's cards then: ``pool`` less the ``draws`` cards it drew since, which may be any
+            # of ``pool`` but the card it led then.
+            sure = m.cards & (1 << m.led)
+            unsure = (m.cards & ~sure).bit_count()
+            size = pool.bit_count() - (1 if pool >> m.led & 1 else 0)
+            if m.draws > size:
+                continue
+            p_held = comb(size - unsure, m.draws) / comb(size, m.draws) if size >= unsure else 0.0
+            w *= 1.0 - m.strength * p_held
+        return w
+
+    return weight

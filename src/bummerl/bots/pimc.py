@@ -1,0 +1,152 @@
+"""Perfect Information Monte Carlo: sample the hidden cards, solve each world open-card, play the best mean.
+
+For a view, :class:`PimcBot` draws worlds consistent with it (:mod:`bummerl.search.worlds`; every world
+when there are few), asks the open-card solver for the value of each legal action in each world, and
+plays the action with the best (weighted) mean. Ties go to the action the heuristic bot prefers, so that
+equal-valued cards are played sensibly (the cheap card, not the ace).
+
+Options used by the stronger bots: ``bummerl`` values each result by the chance to win the Bummerl
+(:mod:`bummerl.bummerl_value`) instead of its game points; ``infer`` weights the worlds by the opponent's
+earlier play (:mod:`bummerl.bots.inference`).
+
+The worlds drawn depend only on the bot's seed and the view, so a bot's choice is a function of the
+two: the same seed and view always give the same action.
+
+>>> from bummerl import Deal, Rules, View
+>>> deal = Deal.random(Rules.preset("standard"), 4)
+>>> for _ in range(12):
+...     deal.apply(deal.legal_actions()[0])
+>>> view = View.of(deal, deal.to_move)
+>>> PimcBot(seed=1, samples=4).choose(view) in view.legal_actions
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from random import Random
+
+from bummerl.actions import CLAIM, Action
+from bummerl.bots.heuristic import HeuristicBot
+from bummerl.bummerl_value import outcome_values
+from bummerl.engine import Deal
+from bummerl.view import View
+
+__all__ = ["PimcBot", "action_values", "decision_seed", "make_pimc", "mean_values"]
+
+#: Worlds a PIMC decision solves by default, and fewer in the first tricks where solving costs most.
+SAMPLES = 20
+EARLY_SAMPLES = 10
+
+
+def action_values(deal: Deal) -> dict[Action, int]:
+    """The open-card value (game points for the player to move, -3..3) of every legal action."""
+    try:
+        from bummerl.search import solve_actions  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:  # until the search package exports its solver: the pure-Python core directly
+        from bummerl.search.position import from_deal
+        from bummerl.search.pysolver import analyse
+
+        return {Action.from_code(c): v for c, v in analyse(from_deal(deal), True)[1].items()}
+    values: dict[Action, int] = solve_actions(deal)
+    return values
+
+
+def decision_seed(seed: int | None, view: View) -> int:
+    """A seed for one decision from the bot's seed and the view's public state (so a bot that sees the
+    same thing twice does the same thing).
+
+    >>> from bummerl import Deal, Rules, View
+    >>> v = View.of(Deal.random(Rules.preset("standard"), 1), 0)
+    >>> decision_seed(3, v) == decision_seed(3, v) != decision_seed(4, v)
+    True
+    """
+    key = f"{seed}/{view.seat}/{view.history_length}/{view.hand_mask}/{view.points}/{view.talon_size}"
+    return Random(key).getrandbits(62)
+
+
+def mean_values(
+    view: View,
+    deals: Sequence[Deal],
+    weights: Sequence[float],
+    values: Callable[[Deal], dict[Action, int]] = action_values,
+    bummerl: bool = False,
+) -> dict[Action, float]:
+    """The weighted mean value of each legal action over ``deals`` (worlds of ``view``); each world's
+    game points go through :func:`~bummerl.bummerl_value.outcome_values` when ``bummerl`` is set."""
+    table = outcome_values(view.rules, view.score if bummerl else None, view.seat, view.dealer)
+    totals = dict.fromkeys(view.legal_actions, 0.0)
+    mass = 0.0
+    for deal, w in zip(deals, weights, strict=True):
+        for action, v in values(deal).items():
+            if action in totals:
+                totals[action] += w * table[v + 3]
+        mass += w
+    return {a: t / mass for a, t in totals.items()} if mass else totals
+
+
+class PimcBot:
+    """Perfect Information Monte Carlo over ``samples`` worlds (``early_samples`` while the talon holds
+    8 or more cards), optionally playing for the Bummerl and weighting worlds by inference."""
+
+    name = "pimc"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = SAMPLES,
+        early_samples: int | None = None,
+        *,
+        bummerl: bool = False,
+        infer: bool = False,
+        name: str = "pimc",
+        values: Callable[[Deal], dict[Action, int]] = action_values,
+    ) -> None:
+        self.seed = seed if seed is not None else Random().getrandbits(62)
+        self.samples = samples
+        self.early_samples = min(samples, EARLY_SAMPLES) if early_samples is None else early_samples
+        self.bummerl = bummerl
+        self.infer = infer
+        self.name = name
+        self.values = values
+        self._tiebreak = HeuristicBot(self.seed)
+
+    def choose(self, view: View) -> Action:
+        """The action with the best mean over the sampled worlds."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError("the seat is not to move in this view")
+        if len(legal) == 1:
+            return legal[0]
+        if CLAIM in legal and view.points[view.seat] >= 66:
+            return CLAIM  # a correct claim is never worse than playing on (rules.md 7)
+        means = self.evaluate(view)
+        return self.pick(view, means)
+
+    def evaluate(self, view: View) -> dict[Action, float]:
+        """The mean value of every legal action over this decision's worlds."""
+        from bummerl.search.worlds import worlds
+
+        n = self.early_samples if view.talon_open and view.talon_size >= 8 else self.samples
+        weight = None
+        if self.infer:
+            from bummerl.bots.inference import world_weight
+
+            weight = world_weight(view)
+        ws = worlds(view, samples=n, seed=decision_seed(self.seed, view), weight=weight)
+        if not ws.deals:  # the inference ruled out every sampled world: fall back to all of them
+            ws = worlds(view, samples=n, seed=decision_seed(self.seed, view))
+        return mean_values(view, ws.deals, ws.weights, self.values, self.bummerl)
+
+    def pick(self, view: View, means: dict[Action, float]) -> Action:
+        """The best action; among equals, the one the heuristic bot prefers."""
+        best = max(means.values())
+        top = [a for a in view.legal_actions if means[a] >= best - 1e-9]
+        if len(top) == 1:
+            return top[0]
+        return self._tiebreak.choose_among(view, top)
+
+
+def make_pimc(seed: int | None = None) -> PimcBot:
+    """The registry's factory for ``pimc``."""
+    return PimcBot(seed)
