@@ -76,6 +76,10 @@ class DealSummaryScreen(ModalScreen[None]):
                 head = f"Deal {table.deal_number}: {who} {verb} {outcome.game_points} game point{s}"
             yield Label(head, classes="title")
             yield Static(Text.assemble(("Why: ", "bold"), reason_text(outcome)))
+            told = [e for e in table.events
+                    if e.deal_number == table.deal_number and e.kind in ("claim", "pass")]
+            if told:
+                yield Static(Text(told[-1].text, style="italic"))
             grid = RichTable(box=None, expand=True, padding=(0, 1))
             grid.add_column("", style="bold", no_wrap=True)
             grid.add_column("tricks", justify="right")

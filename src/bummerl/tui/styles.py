@@ -146,6 +146,10 @@ ModalScreen {
 .dialog ProgressBar {
     margin: 1 0;
 }
+.dialog VerticalScroll {
+    height: auto;
+    max-height: 16;
+}
 .dialog DataTable {
     height: auto;
     max-height: 16;
