@@ -44,10 +44,10 @@ def play(
     dealer: Annotated[str, typer.Option(help="Who deals first: me, computer or random.")] = "random",
     resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished game.")] = False,
     delay: Annotated[float, typer.Option(help="Seconds before each computer move.")] = 0.7,
-    samples: Annotated[int | None, typer.Option(help="Sampled worlds for the ? analysis (default: the "
-                                                     "analysis decides).")] = None,
+    samples: Annotated[int, typer.Option(help="Sampled worlds for the ? analysis (exact when fewer "
+                                              "worlds are left).")] = 30,
     review_samples: Annotated[int, typer.Option(help="Sampled worlds per decision in the end-of-game "
-                                                     "review.")] = 24,
+                                                     "review.")] = 8,
     deck: Annotated[list[str] | None, typer.Option(hidden=True, help="Deck order of the first deals "
                                                                      "(testing).")] = None,
 ) -> None:
@@ -63,6 +63,8 @@ def play(
 
     if delay < 0:
         fail("--delay cannot be negative")
+    if samples < 1 or review_samples < 1:
+        fail("--samples and --review-samples must be at least 1")
     try:
         if resume:
             saved = latest_unfinished()

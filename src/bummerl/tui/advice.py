@@ -53,7 +53,15 @@ def rate(view: View, samples: int | None = None, seed: int = 0,
     try:
         from bummerl.analysis import analyse
 
-        result = analyse(view, samples=samples, seed=seed, solver=solver)
+        try:
+            result = analyse(view, samples=samples, seed=seed, solver=solver)
+        except ImportError:
+            if solver is not None:
+                raise
+            # The analysis' own open-card solver is not exported yet: the one the PIMC bots use.
+            from bummerl.bots.pimc import action_values
+
+            result = analyse(view, samples=samples, seed=seed, solver=action_values)
     except ImportError as err:
         raise AnalysisUnavailable("the analysis is not available in this version of bummerl") from err
     if result.exact:

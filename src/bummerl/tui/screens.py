@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Label, ProgressBar, Static
+from textual.widgets import Label, LoadingIndicator, ProgressBar, Static
 
 from bummerl.cards import Card
 from bummerl.table import CardStyle, Table, reason_text
@@ -136,7 +136,9 @@ class AnalysisScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="analysis"):
             yield Label("Analysis of your position", classes="title")
-            yield Static(Text("Thinking over the hidden cards…", style="dim"), id="analysis-body")
+            waiting = Text("Solving the worlds that fit what you have seen…", style="dim")
+            yield Static(waiting, id="analysis-body")
+            yield LoadingIndicator(id="analysis-busy")
             yield Label("Esc: back to the game", classes="hint")
 
     def on_mount(self) -> None:
@@ -169,6 +171,7 @@ class AnalysisScreen(ModalScreen[None]):
 
     def _show(self, body: Text | RichTable) -> None:
         self.done = True
+        self.query_one("#analysis-busy", LoadingIndicator).display = False
         self.query_one("#analysis-body", Static).update(body)
 
     def action_close(self) -> None:
@@ -182,7 +185,7 @@ class GameOverScreen(ModalScreen[None]):
         Binding("q,escape,enter", "quit_app", "quit", key_display="q"),
     ]
 
-    def __init__(self, table: Table, samples: int = 24, shown: int = 6, solver: Solver | None = None) -> None:
+    def __init__(self, table: Table, samples: int = 8, shown: int = 6, solver: Solver | None = None) -> None:
         super().__init__()
         self.table = table
         self.samples = samples

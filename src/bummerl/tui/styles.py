@@ -146,6 +146,9 @@ ModalScreen {
 .dialog ProgressBar {
     margin: 1 0;
 }
+.dialog LoadingIndicator {
+    height: 3;
+}
 .dialog VerticalScroll {
     height: auto;
     max-height: 16;
