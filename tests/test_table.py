@@ -231,3 +231,26 @@ def test_the_readme_example_of_the_table_runs() -> None:
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0 and test.examples
+
+
+class NeverClaims:
+    """Plays the first legal card, never claims or closes; passes when all cards are played."""
+
+    name = "never-claims"
+
+    def choose(self, view: View) -> Action:
+        plays = [a for a in view.legal_actions if a.kind == "play"]
+        return plays[0] if plays else Action.parse("pass")
+
+
+def test_passing_after_the_last_trick_gives_the_last_trick_its_game_point() -> None:
+    seats = (Seat("You", NeverClaims()), Seat("Computer", NeverClaims()))
+    table = Table(Rules.preset("standard"), seats, seed=2, first_dealer=1)
+    table.run_bots()
+    outcome = table.deal.outcome
+    assert outcome is not None and outcome.reason == "last_trick" and outcome.game_points == 1
+    passed = [e for e in table.events if e.kind == "pass"]
+    assert len(passed) == 1 and passed[0].seat == outcome.winner
+    assert passed[0].text in ("You pass", "Computer passes")
+    assert table.events[-1].text.startswith(f"Deal 1: {table.name(outcome.winner)} win")
+    assert "all cards were played; the last trick wins" in table.events[-1].text

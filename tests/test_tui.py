@@ -342,3 +342,26 @@ def test_the_computer_moves_after_the_delay(tmp_path: Path, delay: float) -> Non
         assert len(s.table.deal.history) >= 1
 
     run(app, body)
+
+
+def test_pass_after_the_last_trick_by_key(tmp_path: Path) -> None:
+    from test_table import NeverClaims
+
+    # Seed 3: playing the first legal card each time, you take the last trick (test_table checks the same).
+    s = PlaySession.new(Rules.preset("standard"), seed=3, first_dealer=1, home=tmp_path, bot=NeverClaims())
+    app = BummerlApp(s, delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        while not s.table.deal.is_over:
+            if s.table.deal.ending:
+                assert "claim 66 (g) if you have it, or pass (p)" in status(app)
+                await press(pilot, app, "p", look=False)
+                continue
+            card = next(a.card for a in s.view().legal_actions if a.card is not None)
+            await press(pilot, app, *_key_for(app, Action.play(card)), look=False)  # type: ignore[arg-type]
+        screen = shown(app)
+        assert isinstance(app.screen, DealSummaryScreen)
+        assert "all cards were played; the last trick wins" in screen
+        assert "You pass" in screen and str(s.table.deal.history[-1]) == "pass"
+
+    run(app, body)
