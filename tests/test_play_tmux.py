@@ -73,7 +73,7 @@ def test_play_a_card_quit_and_resume_in_a_real_terminal(terminal: Terminal, tmp_
     terminal.start("game", f"{BUMMERL} play --seed 3 --dealer computer --delay 0 --level easy")
     # The table, the score, the log and the keys are on screen.
     terminal.wait_for("game", "Your lead", "Your hand", "Talon 10", "Bummerl — still needed",
-                      "Deal 1: Computer deals.", "1-6 play", "g/6 claim 66", "q quit")
+                      "Deal 1: Computer deals.", "1-6 play", "g/6 claim", "p pass", "q quit")
 
     terminal.keys("game", "1")
     terminal.wait_for("game", "You play")

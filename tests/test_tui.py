@@ -170,22 +170,28 @@ def test_a_full_deal_by_keys_with_exchange_close_marriage_and_claim(tmp_path: Pa
     run(app, body)
 
 
-def test_clicking_a_card_plays_it_and_clicking_a_marriage_card_declares_it(tmp_path: Path) -> None:
+def test_clicks_exchange_close_declare_and_play(tmp_path: Path) -> None:
     s = session(tmp_path)
     app = BummerlApp(s, delay=0)
 
     async def body(pilot: Pilot[None]) -> None:
+        await pilot.click("#trump")  # exchange J♥ for the face-up A♥
+        await settle(pilot, app)
+        assert [str(a) for a in s.table.deal.history] == ["exchange"]
         await pilot.click("#hand-4")  # A♠
         await settle(pilot, app)
-        assert [str(a) for a in s.table.deal.history[:2]] == ["play AS", "play JC"]
-        assert hand(app)[2] == "KH"
-        await pilot.click("#hand-2")  # K♥ of the trump marriage: declares 40
+        assert [str(a) for a in s.table.deal.history[1:3]] == ["play AS", "play JC"]
+        await pilot.click("#talon")  # close
+        await settle(pilot, app)
+        assert str(s.table.deal.history[-1]) == "close" and "Closed by You" in shown(app)
+        assert hand(app)[1] == "KH"
+        await pilot.click("#hand-1")  # K♥ of the trump marriage: declares 40
         await settle(pilot, app)
         assert str(s.table.deal.history[-1]) == "marry H"
         assert "You declare 40" in shown(app)
-        await pilot.click("#hand-2")  # now it is led
+        await pilot.click("#hand-1")  # now it is led
         await settle(pilot, app)
-        assert str(s.table.deal.history[3]) == "play KH"
+        assert str(s.table.deal.history[5]) == "play KH"
 
     run(app, body)
 

@@ -61,9 +61,9 @@ class BummerlApp(App[None]):
         Binding("x", "exchange", "exchange"),
         Binding("c", "close", "close"),
         Binding("m", "marry", "marry"),
-        Binding("g", "claim", "claim 66", key_display="g/6"),
+        Binding("g", "claim", "claim", key_display="g/6"),
         Binding("6", "claim_or_six", "claim", show=False),
-        Binding("p", "pass_", "pass", show=False),
+        Binding("p", "pass_", "pass"),
         Binding("enter,n", "next", "next deal", key_display="⏎", show=False),
         Binding("question_mark", "analysis", "analysis", key_display="?"),
         Binding("escape", "cancel", "cancel", show=False),
@@ -445,10 +445,14 @@ class BummerlApp(App[None]):
 
     @on(CardWidget.Clicked)
     def card_clicked(self, message: CardWidget.Clicked) -> None:
-        """A click on one of your cards plays it (or declares its marriage)."""
-        if message.card is None or message.slot < 0:  # only your hand's cards (slots 0-5) are played
-            return
-        self.choose_card(message.card)
+        """A click on one of your cards plays it (or declares its marriage); a click on the talon closes
+        it, on the face-up trump card exchanges it."""
+        if message.widget_id == "talon":
+            self.human_act(CLOSE)
+        elif message.widget_id == "trump":
+            self.human_act(EXCHANGE)
+        elif message.card is not None and message.slot >= 0:  # your hand's cards (slots 0-5)
+            self.choose_card(message.card)
 
     def action_exchange(self) -> None:
         """Exchange the trump jack (nine) for the face-up trump card."""

@@ -97,9 +97,10 @@ class CardWidget(Static):
     class Clicked(Message):
         """A card was clicked."""
 
-        def __init__(self, slot: int, card: Card | None) -> None:
+        def __init__(self, slot: int, card: Card | None, widget_id: str | None) -> None:
             self.slot = slot
             self.card = card
+            self.widget_id = widget_id
             super().__init__()
 
     def __init__(self, slot: int = -1, *, id: str | None = None, classes: str | None = None) -> None:
@@ -123,7 +124,7 @@ class CardWidget(Static):
             self.update(Text(label.center(FACE_WIDTH), style="dim"))
 
     def on_click(self) -> None:
-        self.post_message(self.Clicked(self.slot, self.card))
+        self.post_message(self.Clicked(self.slot, self.card, self.id))
 
 
 def hand_marks(hand: Sequence[Card], playable: int) -> list[bool | None]:
