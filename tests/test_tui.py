@@ -230,7 +230,7 @@ def test_following_a_closed_talon_marks_the_playable_cards(tmp_path: Path) -> No
         marks = [app.query_one(f"#hand-{i}").has_class("playable") for i in range(5)]
         assert marks == [True, True, False, False, False]
         await press(pilot, app, "3")
-        assert "Not allowed: the talon is closed or used up, so you must follow" in status(app)
+        assert "Not allowed: with the talon closed you must follow suit" in status(app)
         await press(pilot, app, "x")
         assert "Not allowed: you can exchange only when you lead" in status(app)
         await press(pilot, app, "1")

@@ -354,11 +354,12 @@ class Table:
                 lead = view.lead_card
                 plays = [self.card(a.card) for a in legal if a.card is not None]
                 same = [a for a in legal if a.card is not None and a.card.suit == lead.suit]
+                state = "closed" if view.closed_by >= 0 else "used up"
                 if same:
-                    rule = "a higher card of the led suit if you have one, else a lower one"
+                    rule = "follow suit, and beat the card if you can"
                 else:
-                    rule = "a trump, since you have none of the led suit"
-                return f"the talon is closed or used up, so you must follow: {rule} ({', '.join(plays)})"
+                    rule = "trump it, since you have none of its suit"
+                return f"with the talon {state} you must {rule}: {', '.join(plays)}"
             return f"{card} cannot be played now"
         if action.kind == "exchange":
             jack = "nine" if rules.sixty_six else "jack"

@@ -183,7 +183,7 @@ class BummerlApp(App[None]):
             down = view.turned_down_trump
             trump.show_card(down, style)
             trump.add_class("faded")
-            caption.update(Text.assemble(f"Closed by {table.name(view.closed_by)} · trump ",
+            caption.update(Text.assemble(f"Closed by {table.name(view.closed_by)} ",
                                          suit_text(view.trump_suit, style)))
         else:
             talon.show_card(None, label="empty")

@@ -98,7 +98,7 @@ Screen {
     margin-right: 1;
 }
 #status {
-    height: 2;
+    height: 3;
     margin-top: 1;
     color: $text;
 }
