@@ -55,7 +55,8 @@ def _face(card: Card, style: CardStyle) -> Text:
     """The three lines inside a card's border: rank top left, suit in the middle, rank bottom right."""
     colour = suit_colour(card.suit, style)
     rank = RANK_LABELS[style][card.rank]
-    middle = card.suit.german if style == "german" else card.suit.symbol
+    # "Schellen" is one letter too wide for a card face: the Austrian "Schelln" fits.
+    middle = card.suit.german.replace("Schellen", "Schelln") if style == "german" else card.suit.symbol
     if style == "french":
         middle = f"{middle} {middle}" if card.rank == Rank.TEN else middle
     w = FACE_WIDTH
