@@ -97,9 +97,10 @@ class Analysis:
 
 
 def _default_solver() -> Solver:
-    from bummerl.search import solve_actions
+    import importlib
 
-    return solve_actions
+    solver: Solver = importlib.import_module("bummerl.search").solve_actions
+    return solver
 
 
 def _check_turn(source: Source) -> None:
