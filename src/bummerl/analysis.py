@@ -99,7 +99,10 @@ class Analysis:
 def _default_solver() -> Solver:
     import importlib
 
-    solver: Solver = importlib.import_module("bummerl.search").solve_actions
+    try:
+        solver: Solver = importlib.import_module("bummerl.search").solve_actions
+    except AttributeError:  # an installation without the open-card solver
+        raise ImportError("cannot import name 'solve_actions' from 'bummerl.search'") from None
     return solver
 
 
