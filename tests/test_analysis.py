@@ -50,7 +50,7 @@ def open_card(deal: Deal) -> dict[Action, int]:
 
 
 def test_one_world_gives_the_open_card_values_themselves() -> None:
-    result = analyse(TOMPA_2, solver=open_card)
+    result = analyse(TOMPA_2)
     (world,) = list(iter_worlds(TOMPA_2))
     truth = open_card(world)
     assert (result.exact, result.worlds, result.total_worlds) == (True, 1, 1)
@@ -62,7 +62,7 @@ def test_one_world_gives_the_open_card_values_themselves() -> None:
 
 
 def test_the_mean_is_over_every_world_and_actions_come_best_first() -> None:
-    result = analyse(TOMPA_1, solver=open_card)
+    result = analyse(TOMPA_1)  # the open-card solver, checked here against exhaustive search in every world
     per_world = [open_card(w) for w in iter_worlds(TOMPA_1)]
     assert result.exact and result.worlds == 6
     for s in result.actions:
@@ -78,7 +78,7 @@ def test_tompas_puzzles_have_the_answers_recorded_beside_them() -> None:
     answers = json.loads((PUZZLES / "answers.json").read_text())
     for name, expected in answers.items():
         puzzle = Puzzle.from_json(json.loads((PUZZLES / name).read_text()))
-        got = analyse(puzzle, solver=open_card).to_json()
+        got = analyse(puzzle).to_json()
         assert got == expected, name
 
 

@@ -11,10 +11,12 @@ knowing every card, so they flatter the side with guesses to make; exact here me
 world", not "game-theoretically exact".
 
 >>> from bummerl.puzzle import Puzzle
->>> from bummerl.search.reference import reference_action_values as open_card
->>> result = analyse(Puzzle.parse("standard CA.DT/?CT.DA 0 H 0 40/38 4/4"), solver=open_card)
+>>> result = analyse(Puzzle.parse("standard CA.DT/?CT.DA 0 H 0 40/38 4/4"))
 >>> result.exact, result.worlds, [(str(s.action), s.mean, s.worst) for s in result.actions]
 (True, 1, [('play TD', 1.0, 1), ('play AC', -1.0, -1), ('claim', -2.0, -2)])
+>>> tompa = analyse(Puzzle.parse("tompa CTK.DAK.HQ/?CQJ.DTQJ.HT 1 QS 0 28/27 2/2"))
+>>> tompa.worlds, str(tompa.best.action), tompa.best.mean, tompa.best.win_share
+(6, 'close', 2.0, 1.0)
 """
 
 from __future__ import annotations
@@ -97,13 +99,9 @@ class Analysis:
 
 
 def _default_solver() -> Solver:
-    import importlib
+    from bummerl.search import solve_actions
 
-    try:
-        solver: Solver = importlib.import_module("bummerl.search").solve_actions
-    except AttributeError:  # an installation without the open-card solver
-        raise ImportError("cannot import name 'solve_actions' from 'bummerl.search'") from None
-    return solver
+    return solve_actions
 
 
 def _check_turn(source: Source) -> None:

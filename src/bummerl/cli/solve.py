@@ -124,17 +124,6 @@ def _guard(where: str, load: Any) -> Any:
         raise _InputError(f"{where}{err}") from None
 
 
-def _search_api() -> tuple[Any, Any, Any]:
-    """``solve``, ``solve_actions`` and ``principal_variation`` of the open-card solver."""
-    import importlib
-
-    module = importlib.import_module("bummerl.search")
-    try:
-        return module.solve, module.solve_actions, module.principal_variation
-    except AttributeError:
-        fail("the open-card solver (bummerl.search) is not available in this installation")
-
-
 def _over(deal: Deal) -> str:
     outcome = deal.outcome
     assert outcome is not None
@@ -184,8 +173,7 @@ def solve_command(
 
     from bummerl.notation import Position
     from bummerl.puzzle import Puzzle
-
-    solve, solve_actions, principal_variation = _search_api()
+    from bummerl.search import solve_full
     from bummerl.search.worlds import count_worlds, world_at
 
     text = _read(file)
@@ -207,9 +195,10 @@ def solve_command(
                 deal = position
             if deal.is_over:
                 raise _InputError(f"{item.where}{_over(deal)}: there is nothing to solve")
-            value = solve(deal.copy())
-            pv = [str(a) for a in principal_variation(deal.copy())]
-            actions = solve_actions(deal.copy()) if all_actions else None
+            solution = solve_full(deal)
+            value = solution.value
+            pv = [str(a) for a in solution.pv]
+            actions = solution.actions if all_actions else None
             ranked = sorted(actions.items(), key=lambda kv: (-kv[1], str(kv[0]))) if actions else []
             if json_out:
                 out: dict[str, Any] = {"to_move": deal.to_move, "value": value, "pv": pv}
@@ -285,7 +274,6 @@ def analyse_command(
     from bummerl.notation import Position
     from bummerl.view import View
 
-    _search_api()
     text = _read(file)
     console = None if json_out else _console()
     done = 0
