@@ -162,7 +162,7 @@ def _plays(mask: int) -> tuple[Action, ...]:
 _STATE_FIELDS = (
     "hands", "drawn", "talon_size", "trump_card", "closed_by", "close_snapshot", "leader", "to_move",
     "lead", "claim_ok", "married", "tricks_won", "card_points", "marriage_points", "pending",
-    "bonus", "trick_log", "marriages", "exchanged", "ending", "outcome",
+    "bonus", "trick_log", "played", "marriages", "exchanged", "ending", "outcome",
 )
 #: The state fields that are lists changed in place (push copies them), and the others.
 _LIST_FIELDS = ("hands", "tricks_won", "card_points", "marriage_points", "pending", "bonus")
@@ -203,6 +203,8 @@ class Deal:
     pending: list[int]
     bonus: list[int]
     trick_log: tuple[Trick, ...]
+    #: Every card in a finished trick (a set-up position may know them without a trick log).
+    played: int
     marriages: tuple[tuple[int, int], ...]
     exchanged: tuple[int, Card, Card] | None
     ending: bool
@@ -242,6 +244,7 @@ class Deal:
         self.pending = [0, 0]
         self.bonus = [0, 0]
         self.trick_log = ()
+        self.played = 0
         self.marriages = ()
         self.exchanged = None
         self.ending = False
@@ -456,6 +459,7 @@ class Deal:
         self.pending = list(pending)
         self.bonus = [0, 0]
         self.trick_log = tuple(trick_log)
+        self.played = played
         self.marriages = tuple(marriages)
         self.exchanged = exchanged
         self.ending = not (hands[0] | hands[1]) and lead is None  # a closed talon may still hold cards
@@ -716,6 +720,7 @@ class Deal:
             self.marriage_points[winner] += self.pending[winner]
             self.pending[winner] = 0
         self.trick_log = (*self.trick_log, Trick(leader, CARDS[lead], CARDS[card], winner))
+        self.played |= (1 << lead) | (1 << card)
         self.lead = -1
         self.leader = self.to_move = winner
         last = not (self.hands[0] | self.hands[1])

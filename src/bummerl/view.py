@@ -39,6 +39,7 @@ class View:
         "opponent_hand_size",
         "outcome",
         "pending",
+        "played_tricks_mask",
         "points",
         "rules",
         "score",
@@ -72,6 +73,8 @@ class View:
     close_snapshot: tuple[int, int]
     lead_card: Card | None
     tricks: tuple[Trick, ...]
+    #: The cards of every finished trick (also for set-up positions that have no trick log).
+    played_tricks_mask: int
     #: Every marriage declared: (player, suit).
     marriages: tuple[tuple[int, int], ...]
     #: (player, jack or nine given, trump card taken), once someone exchanged.
@@ -112,6 +115,7 @@ class View:
         v.close_snapshot = deal.close_snapshot
         v.lead_card = CARDS[deal.lead] if deal.lead >= 0 else None
         v.tricks = deal.trick_log
+        v.played_tricks_mask = deal.played
         v.marriages = deal.marriages
         v.exchanged = deal.exchanged
         cp, mp, bonus = deal.card_points, deal.marriage_points, deal.bonus  # as Deal.points, inlined
@@ -148,9 +152,7 @@ class View:
     @property
     def played_mask(self) -> int:
         """Every card played to a trick, including the current lead."""
-        mask = 0
-        for t in self.tricks:
-            mask |= (1 << t.lead) | (1 << t.follow)
+        mask = self.played_tricks_mask
         if self.lead_card is not None:
             mask |= 1 << self.lead_card
         return mask
