@@ -160,7 +160,7 @@ def test_a_set_up_position_without_a_trick_log_still_knows_which_cards_were_play
     rules = Rules.preset("standard")
     me, opp = mask_of(parse_cards("AS TS")), mask_of(parse_cards("KS QS"))
     deal = Deal.from_state(rules, hands=(me, opp), trump_suit=3, leader=0, tricks_won=(4, 4),
-                           card_points=(60, 40))
+                           card_points=(52, 40))
     view = View.of(deal, 0)
     assert view.played_mask == PACK_MASKS[0] & ~(me | opp)
     assert view.unseen_mask == opp
