@@ -1,0 +1,123 @@
+"""The open-card (perfect-information) solver's public face: values of deals, actions and lines.
+
+Every function reads a :class:`~bummerl.engine.Deal` as it stands (from a deck after some actions, or
+from :meth:`Deal.from_state`) and answers for the player to move, in game points -3..3 (a Sixty-Six
+draw is 0), assuming both players see every card and play perfectly. The search itself runs in the
+compiled core (:mod:`bummerl.search._fast`) when it is built, else in pure Python
+(:mod:`bummerl.search.pysolver`); ``BUMMERL_PURE_PYTHON=1`` forces pure Python.
+
+>>> from bummerl import Deal, Rules
+>>> deck = "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC AC JS TS QD"
+>>> deal = Deal.from_deck(Rules.preset("standard"), deck, dealer=1)
+>>> deal.apply("play AS"); deal.apply("play QS")
+>>> solve(deal)
+-1
+>>> {str(a): v for a, v in solve_actions(deal).items()}["play QH"]
+-2
+>>> line = principal_variation(deal)
+>>> for action in line:
+...     deal.apply(action)
+>>> deal.outcome
+Outcome(winner=1, game_points=1, reason='last_trick')
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bummerl.actions import ACTIONS, CLAIM_CODE, PASS_CODE, Action
+from bummerl.engine import Deal
+from bummerl.search import pysolver
+from bummerl.search.position import Position, from_deal
+
+__all__ = ["BACKEND", "Solution", "analyse", "principal_variation", "solve", "solve_actions", "solve_full"]
+
+Analyse = Callable[[Position, bool], tuple[int, dict[int, int], int]]
+
+
+def _pick_backend() -> tuple[Analyse, str]:
+    if os.environ.get("BUMMERL_PURE_PYTHON", "") not in ("", "0"):
+        return pysolver.analyse, "python"
+    try:
+        fast = importlib.import_module("bummerl.search._fast")
+    except ImportError:
+        return pysolver.analyse, "python"
+    return fast.analyse, "cython"
+
+
+#: The search behind every function here: the compiled core or pure Python.
+analyse: Analyse
+#: Which one: ``"cython"`` or ``"python"``.
+BACKEND: str
+analyse, BACKEND = _pick_backend()
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """Everything the solver knows about a position, for the player to move."""
+
+    #: Game points under perfect play by both (-3..3).
+    value: int
+    #: A best line to the end of the deal (both sides), starting with the player to move.
+    pv: list[Action] = field(default_factory=list)
+    #: The value of every legal action.
+    actions: dict[Action, int] = field(default_factory=dict)
+    #: Positions the search visited to value the actions.
+    nodes: int = 0
+    #: ``"cython"`` or ``"python"``.
+    backend: str = "python"
+
+
+def solve(deal: Deal) -> int:
+    """Game points for the player to move under perfect open-card play (``ValueError`` once over)."""
+    return analyse(from_deal(deal), False)[0]
+
+
+def _actions(deal: Deal) -> tuple[dict[Action, int], int]:
+    _, values, nodes = analyse(from_deal(deal), True)
+    return {a: values[a.code] for a in deal.legal_actions()}, nodes
+
+
+def solve_actions(deal: Deal) -> dict[Action, int]:
+    """The value of every legal action for the player to move, who takes it (in legal-action order)."""
+    return _actions(deal)[0]
+
+
+def _best(values: dict[Action, int]) -> Action:
+    """A best action; a claim or pass first when it is as good (it ends the deal soonest)."""
+    top = max(values.values())
+    for action, v in values.items():
+        if v == top and action.code in (CLAIM_CODE, PASS_CODE):
+            return action
+    return next(a for a, v in values.items() if v == top)
+
+
+def principal_variation(deal: Deal) -> list[Action]:
+    """A best line for both sides from the position to the end of the deal (the deal is not changed)."""
+    if deal.outcome is not None:
+        raise ValueError("the deal is over: there is nothing left to solve")
+    work = deal.copy()
+    line: list[Action] = []
+    while work.outcome is None:
+        action = _best(solve_actions(work))
+        work.apply(action)
+        line.append(action)
+    return line
+
+
+def solve_full(deal: Deal) -> Solution:
+    """Value, best line, value of every action and search size in one :class:`Solution`."""
+    actions, nodes = _actions(deal)
+    return Solution(
+        value=max(actions.values()),
+        pv=principal_variation(deal),
+        actions=actions,
+        nodes=nodes,
+        backend=BACKEND,
+    )
+
+
+assert all(ACTIONS[a.code] is a for a in ACTIONS)
