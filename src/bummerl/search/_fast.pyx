@@ -686,9 +686,12 @@ cdef int run_job(int job, int arg, uint32_t fmask, St* s, int claim, int alpha, 
     return married_value(arg, s, alpha, beta)
 
 
-cdef int exact(int job, int arg, uint32_t fmask, St s, int claim) noexcept nogil:
-    """The exact value of a job by null-window tests (as pysolver.exact)."""
-    cdef int lo = -3, hi = 3, t = 2, v
+cdef int exact(int job, int arg, uint32_t fmask, St s, int claim, int hi) noexcept nogil:
+    """The exact value of a job by null-window tests, hi a known upper bound (as pysolver.exact)."""
+    cdef int lo = -3, t, v
+    if hi == 0 and not s66:
+        hi = -1
+    t = 2 if hi == 3 else hi
     while True:
         v = run_job(job, arg, fmask, &s, claim, t - 1, t)
         if v >= t:
@@ -719,7 +722,7 @@ def analyse(tuple pos, bint want_actions):
     cdef St s
     cdef St t
     cdef tuple stock = pos[18]
-    cdef int n, i, ts, c, f, suit, val
+    cdef int n, i, ts, c, f, suit, val, value
     cdef uint32_t m, fmask
     s.hm = pos[2]
     s.ho = pos[3]
@@ -784,26 +787,29 @@ def analyse(tuple pos, bint want_actions):
                 fmask = s.ho & tmask
             if not fmask:
                 fmask = s.ho
-        if want_actions:
-            m = fmask
-            while m:
-                f = bm_ctz(m)
-                m &= m - 1
-                values[f] = exact(J_FOLLOWER, c, 1u << f, s, 0)
-            return max(values.values()), values, nodes
-        return exact(J_FOLLOWER, c, fmask, s, 0), {}, nodes
+        value = exact(J_FOLLOWER, c, fmask, s, 0, 3)
+        if not want_actions:
+            return value, {}, nodes
+        m = fmask
+        while m:
+            f = bm_ctz(m)
+            m &= m - 1
+            values[f] = exact(J_FOLLOWER, c, 1u << f, s, 0, value)
+        return value, values, nodes
     if kind == K_MARRIED:
-        if want_actions:
-            if manual:
-                values[A_CLAIM] = (claim_win(s.to, s.po, s.cl, s.sw, s.sf) if s.pm >= 66
-                                   else false_claim(s.to, s.po, s.cl, s.sf))
-            values[arg * 6 + 3] = exact(J_RESPOND, arg * 6 + 3, 0, s, 0)
-            if not leads_king:
-                values[arg * 6 + 2] = exact(J_RESPOND, arg * 6 + 2, 0, s, 0)
-            return max(values.values()), values, nodes
-        return exact(J_MARRIED, arg, 0, s, 0), {}, nodes
+        value = exact(J_MARRIED, arg, 0, s, 0, 3)
+        if not want_actions:
+            return value, {}, nodes
+        if manual:
+            values[A_CLAIM] = (claim_win(s.to, s.po, s.cl, s.sw, s.sf) if s.pm >= 66
+                               else false_claim(s.to, s.po, s.cl, s.sf))
+        values[arg * 6 + 3] = exact(J_RESPOND, arg * 6 + 3, 0, s, 0, value)
+        if not leads_king:
+            values[arg * 6 + 2] = exact(J_RESPOND, arg * 6 + 2, 0, s, 0, value)
+        return value, values, nodes
+    value = exact(J_LEAD, 0, 0, s, claim0, 3)
     if not want_actions:
-        return exact(J_LEAD, 0, 0, s, claim0), {}, nodes
+        return value, {}, nodes
     if claim0:
         values[A_CLAIM] = (claim_win(s.to, s.po, s.cl, s.sw, s.sf) if s.pm >= 66
                            else false_claim(s.to, s.po, s.cl, s.sf))
@@ -811,7 +817,7 @@ def analyse(tuple pos, bint want_actions):
     while m:
         c = bm_ctz(m)
         m &= m - 1
-        values[c] = exact(J_RESPOND, c, 0, s, 0)
+        values[c] = exact(J_RESPOND, c, 0, s, 0, value)
     if (s.tm or not marry_trick) and (s.ts or not s66):
         for suit in range(4):
             if (s.hm >> (suit * 6 + 2)) & (s.hm >> (suit * 6 + 3)) & 1:
@@ -821,13 +827,13 @@ def analyse(tuple pos, bint want_actions):
                     t.pm = s.pm + val
                 else:
                     t.qm = s.qm + val
-                values[A_MARRY + suit] = exact(J_MARRIED, suit, 0, t, 0)
+                values[A_MARRY + suit] = exact(J_MARRIED, suit, 0, t, 0, value)
     if s.ts:
         if (s.hm & low_trump) and (s.ts > 2 or exch_two) and (s.tm or not exch_trick):
             t = s
             t.hm = (s.hm ^ low_trump) | (1u << s.tc)
             t.tc = low_trump_card
-            values[24] = exact(J_LEAD, 0, 0, t, 0)
+            values[24] = exact(J_LEAD, 0, 0, t, 0, value)
         if allow_close and (s.ts > 2 or close_two):
             t = s
             t.cl = 1
@@ -835,5 +841,5 @@ def analyse(tuple pos, bint want_actions):
             t.sf = 3 if s.to == 0 else 2
             t.ts = 0
             t.tc = 0
-            values[25] = exact(J_LEAD, 0, 0, t, 0)
-    return max(values.values()), values, nodes
+            values[25] = exact(J_LEAD, 0, 0, t, 0, value)
+    return value, values, nodes

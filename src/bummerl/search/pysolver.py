@@ -105,17 +105,19 @@ def _table(tricks: int, points: int) -> int:
     return 3 if tricks == 0 else (2 if points < 33 else 1)
 
 
-def exact(fn: Search, draws: bool) -> int:
+def exact(fn: Search, draws: bool, hi: int = 3) -> int:
     """The exact value of a fail-soft search ``fn(alpha, beta)`` by null-window tests.
 
     ``draws`` says whether 0 can happen (Sixty-Six); Schnapsen has no draws, so "at least 0" is
-    "at least 1".
+    "at least 1". ``hi`` is a known upper bound (the first test asks "at least hi?" when it is below 3).
 
-    >>> exact(lambda a, b: 2, False), exact(lambda a, b: -1, True)
-    (2, -1)
+    >>> exact(lambda a, b: 2, False), exact(lambda a, b: -1, True), exact(lambda a, b: -2, False, 1)
+    (2, -1, -2)
     """
-    lo, hi = -3, 3
-    t = 2
+    lo = -3
+    if hi == 0 and not draws:
+        hi = -1
+    t = 2 if hi == 3 else hi
     while True:
         v = fn(t - 1, t)
         if v >= t:
@@ -518,21 +520,24 @@ def analyse(pos: Position, want_actions: bool) -> tuple[int, dict[int, int], int
             best = max(best, v)
         return best
 
-    def solve_lead(hm: int, pm: int, qm: int, cl: int, sw: int, sf: int, ts: int, tc: int, claim: int) -> int:
+    # Every action's value is searched after the position's own value, which bounds them all and
+    # leaves the transposition table full of their bounds.
+    def solve_lead(hm: int, pm: int, qm: int, cl: int, sw: int, sf: int, ts: int, tc: int, claim: int,
+                   hi: int = 3) -> int:
         return exact(lambda a, b: lead(hm, ho0, pm, po0, tm0, to0, qm, qo0, cl, sw, sf, ts, tc, claim, a, b),
-                     s66)
+                     s66, hi)
 
-    def solve_play(c: int) -> int:
+    def solve_play(c: int, hi: int) -> int:
         hm = hm0 ^ 1 << c
         return exact(lambda a, b: respond(c, 0, hm, ho0, pm0, po0, tm0, to0, qm0, qo0, cl0, sw0, sf0, ts0,
-                                          tc0, a, b), s66)
+                                          tc0, a, b), s66, hi)
 
-    def solve_follow(c: int, fmask: int) -> int:
+    def solve_follow(c: int, fmask: int, hi: int = 3) -> int:
         return exact(lambda a, b: -respond(c, fmask, hm0, ho0, pm0, po0, tm0, to0, qm0, qo0, cl0, sw0, sf0,
-                                           ts0, tc0, -b, -a), s66)
+                                           ts0, tc0, -b, -a), s66, hi)
 
-    def solve_married(suit: int, hm: int, pm: int, qm: int) -> int:
-        return exact(lambda a, b: married(suit, hm, pm, qm, a, b), s66)
+    def solve_married(suit: int, hm: int, pm: int, qm: int, hi: int = 3) -> int:
+        return exact(lambda a, b: married(suit, hm, pm, qm, a, b), s66, hi)
 
     claim_value = claim_win(to0, po0, cl0, sw0, sf0) if pm0 >= 66 else false_claim(to0, po0, cl0, sf0)
     values: dict[int, int] = {}
@@ -543,43 +548,49 @@ def analyse(pos: Position, want_actions: bool) -> tuple[int, dict[int, int], int
     if kind == FOLLOW:
         c = arg
         fmask = ho0 if ts0 else ho0 & _HIGHER[c] or ho0 & _SUIT[c // 6] or ho0 & tmask or ho0
+        value = solve_follow(c, fmask)
         if not want_actions:
-            return solve_follow(c, fmask), {}, nodes
+            return value, {}, nodes
         m = fmask
         while m:
             low = m & -m
             m ^= low
-            values[low.bit_length() - 1] = solve_follow(c, low)
-        return max(values.values()), values, nodes
+            values[low.bit_length() - 1] = solve_follow(c, low, value)
+        return value, values, nodes
     if kind == MARRIED:
+        value = solve_married(arg, hm0, pm0, qm0)
         if not want_actions:
-            return solve_married(arg, hm0, pm0, qm0), {}, nodes
+            return value, {}, nodes
         if manual:
             values[_A_CLAIM] = claim_value
         for c in (arg * 6 + 3, arg * 6 + 2)[: 1 if leads_king else 2]:
-            values[c] = solve_play(c)
-        return max(values.values()), values, nodes
+            values[c] = solve_play(c, value)
+        return value, values, nodes
     assert kind == LEAD
+    value = solve_lead(hm0, pm0, qm0, cl0, sw0, sf0, ts0, tc0, claim0)
     if not want_actions:
-        return solve_lead(hm0, pm0, qm0, cl0, sw0, sf0, ts0, tc0, claim0), {}, nodes
+        return value, {}, nodes
     if claim0:
         values[_A_CLAIM] = claim_value
     m = hm0
     while m:
         low = m & -m
         m ^= low
-        values[low.bit_length() - 1] = solve_play(low.bit_length() - 1)
+        values[low.bit_length() - 1] = solve_play(low.bit_length() - 1, value)
     if (tm0 or not marry_trick) and (ts0 or not s66):
         for suit in range(4):
             if hm0 >> (suit * 6 + 2) & hm0 >> (suit * 6 + 3) & 1:
                 val = 40 if suit == trump else 20
                 if tm0 and not next_trick:
-                    values[_A_MARRY + suit] = solve_married(suit, hm0, pm0 + val, qm0)
+                    values[_A_MARRY + suit] = solve_married(suit, hm0, pm0 + val, qm0, value)
                 else:
-                    values[_A_MARRY + suit] = solve_married(suit, hm0, pm0, qm0 + val)
+                    values[_A_MARRY + suit] = solve_married(suit, hm0, pm0, qm0 + val, value)
     if ts0 and hm0 & low_trump and (ts0 > 2 or exch_two) and (tm0 or not exch_trick):
         lt = low_trump.bit_length() - 1
-        values[_A_EXCHANGE] = solve_lead(hm0 ^ low_trump | 1 << tc0, pm0, qm0, cl0, sw0, sf0, ts0, lt, 0)
+        values[_A_EXCHANGE] = solve_lead(hm0 ^ low_trump | 1 << tc0, pm0, qm0, cl0, sw0, sf0, ts0, lt, 0,
+                                         value)
     if ts0 and allow_close and (ts0 > 2 or close_two):
-        values[_A_CLOSE] = solve_lead(hm0, pm0, qm0, 1, _table(to0, po0), 3 if to0 == 0 else 2, 0, 0, 0)
-    return max(values.values()), values, nodes
+        values[_A_CLOSE] = solve_lead(hm0, pm0, qm0, 1, _table(to0, po0), 3 if to0 == 0 else 2, 0, 0, 0,
+                                      value)
+    assert max(values.values()) == value
+    return value, values, nodes

@@ -1,0 +1,135 @@
+"""Speed of the open-card solver (bummerl.search), compiled core and pure Python, on seeded positions.
+
+Cases (each position solved once per repeat; the best of the repeats counts, to damp a busy machine):
+
+- whole deal: a fresh deal, solved from its first lead with every card placed (``solve``);
+- whole deal, every action: the same with ``solve_actions`` (what a PIMC bot calls per world);
+- talon gone: the first decision once the talon is closed or exhausted (five cards each in
+  Schnapsen, the hardest positions of that kind), reached by random play, and by best play (both
+  sides following the solver, which often closes);
+- Deal -> position: converting a Deal into the search's compact position (paid by every call).
+
+Times are per call in milliseconds: median, mean, 90th percentile, max; "nodes" is the median number of
+positions the search visited (lead nodes).
+
+Usage: python benchmarks/solver_speed.py [--deals N] [--python-deals M] [--repeats R] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+from bummerl import Deal, Rules
+from bummerl.actions import CLAIM
+from bummerl.search import pysolver, solve_actions
+from bummerl.search.position import Position, from_deal
+
+Analyse = Callable[[Position, bool], tuple[int, dict[int, int], int]]
+
+
+def whole_deals(preset: str, n: int, seed: int) -> list[Deal]:
+    rules = Rules.preset(preset)
+    return [Deal.random(rules, seed + i, dealer=i % 2) for i in range(n)]
+
+
+def talon_gone(preset: str, n: int, seed: int) -> list[Deal]:
+    """The first decision after random play (no claims) leaves the talon closed or exhausted."""
+    rules = Rules.preset(preset)
+    rng = random.Random(seed)
+    out: list[Deal] = []
+    while len(out) < n:
+        deal = Deal.random(rules, rng.randrange(1 << 30), dealer=rng.randrange(2))
+        while deal.outcome is None and deal.talon_open:
+            actions = [a for a in deal.legal_actions() if a is not CLAIM] or list(deal.legal_actions())
+            deal.apply(rng.choice(actions))
+        if deal.outcome is None:
+            out.append(deal)
+    return out
+
+
+def talon_gone_best_play(preset: str, n: int, seed: int) -> list[Deal]:
+    """Fresh deals played by the solver's best actions until the talon is closed or exhausted."""
+    out: list[Deal] = []
+    for deal in whole_deals(preset, 3 * n, seed + 10_000):
+        while deal.outcome is None and deal.talon_open:
+            values = solve_actions(deal)
+            deal.apply(max(values, key=lambda a: values[a]))
+        if deal.outcome is None:
+            out.append(deal)
+        if len(out) == n:
+            break
+    return out
+
+
+def timed(analyse: Analyse, positions: Sequence[Position], want_actions: bool, repeats: int
+          ) -> tuple[list[float], list[int]]:
+    best = [float("inf")] * len(positions)
+    nodes = [0] * len(positions)
+    for _ in range(repeats):
+        for i, pos in enumerate(positions):
+            t0 = time.perf_counter()
+            _, _, nodes[i] = analyse(pos, want_actions)
+            best[i] = min(best[i], time.perf_counter() - t0)
+    return best, nodes
+
+
+def row(case: str, backend: str, seconds: Sequence[float], nodes: Sequence[int] | None = None,
+        unit: float = 1e3) -> str:
+    s = sorted(seconds)
+    p90 = s[min(len(s) - 1, int(0.9 * len(s)))]
+    cols = [statistics.median(s) * unit, statistics.mean(s) * unit, p90 * unit, s[-1] * unit]
+    node_col = f"{statistics.median(nodes):>9.0f}" if nodes else f"{'':>9}"
+    return f"{case:<36} {backend:<7} {len(s):>6} " + " ".join(f"{c:>9.3f}" for c in cols) + node_col
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=300, help="positions per case for the compiled core")
+    parser.add_argument("--python-deals", type=int, default=60, help="positions per case for pure Python")
+    parser.add_argument("--repeats", type=int, default=3, help="solves per position; the best counts")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    backends: list[tuple[str, Analyse, int]] = []
+    try:
+        backends.append(("cython", importlib.import_module("bummerl.search._fast").analyse, args.deals))
+    except ImportError:
+        print("the compiled core is not built: pure Python only", file=sys.stderr)
+    backends.append(("python", pysolver.analyse, args.python_deals))
+
+    print(f"{'case':<36} {'backend':<7} {'calls':>6} {'median':>9} {'mean':>9} {'p90':>9} {'max':>9}"
+          f"{'nodes':>9}")
+    print(f"{'':<36} {'':<7} {'':>6} {'ms':>9} {'ms':>9} {'ms':>9} {'ms':>9}")
+    for preset, factor in (("standard", 1.0), ("sixty-six", 0.25)):
+        for backend, analyse, count in backends:
+            n = max(5, int(count * factor))
+            deals = [from_deal(d) for d in whole_deals(preset, n, args.seed)]
+            secs, nodes = timed(analyse, deals, False, args.repeats)
+            print(row(f"{preset}: whole deal", backend, secs, nodes), flush=True)
+            secs, nodes = timed(analyse, deals, True, args.repeats)
+            print(row(f"{preset}: whole deal, every action", backend, secs, nodes), flush=True)
+            gone = [from_deal(d) for d in talon_gone(preset, n, args.seed)]
+            secs, nodes = timed(analyse, gone, False, args.repeats)
+            print(row(f"{preset}: talon gone (random play)", backend, secs, nodes), flush=True)
+            gone = [from_deal(d) for d in talon_gone_best_play(preset, n, args.seed)]
+            secs, nodes = timed(analyse, gone, False, args.repeats)
+            print(row(f"{preset}: talon gone (best play)", backend, secs, nodes), flush=True)
+    sample = whole_deals("standard", 200, args.seed) + talon_gone("standard", 200, args.seed)
+    best = [float("inf")] * len(sample)
+    for _ in range(args.repeats):
+        for i, deal in enumerate(sample):
+            t0 = time.perf_counter()
+            from_deal(deal)
+            best[i] = min(best[i], time.perf_counter() - t0)
+    print(row("Deal -> position (from_deal), in µs", "-", best, unit=1e6))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

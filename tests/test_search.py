@@ -1,0 +1,207 @@
+"""The open-card solver agrees with plain minimax over the engine, and its two backends agree.
+
+Positions come from random play (every preset, and presets with random flag overrides), stopped
+where the reference is cheap: after the talon is closed or exhausted, or on the last trick that
+still draws. Whole deals from the first lead are checked backend against backend.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from types import ModuleType
+
+import pytest
+
+from bummerl import Deal, Rules
+from bummerl.actions import CLAIM, Action
+from bummerl.rules import PRESETS
+from bummerl.search import pysolver
+from bummerl.search.position import Position, from_deal
+from bummerl.search.reference import reference_action_values
+
+Analyse = Callable[[Position, bool], tuple[int, dict[int, int], int]]
+
+
+def _compiled() -> ModuleType | None:
+    try:
+        return importlib.import_module("bummerl.search._fast")
+    except ImportError:
+        return None
+
+
+FAST = _compiled()
+NOT_BUILT = (
+    "the compiled core bummerl.search._fast is not built (pip install -e . needs Cython and a C compiler)"
+)
+
+needs_fast = pytest.mark.skipif(FAST is None, reason=NOT_BUILT)
+BACKENDS = [
+    pytest.param(pysolver.analyse, id="python"),
+    pytest.param(FAST.analyse if FAST else None, id="cython", marks=needs_fast),
+]
+FLAGS = (
+    "allow_close", "close_with_two_left", "exchange_with_two_left", "exchange_needs_trick",
+    "marriage_needs_trick", "marriage_leads_king", "auto_claim",
+)
+
+
+def random_rules(rng: random.Random) -> Rules:
+    """A preset, half of the time with some flags changed at random."""
+    rules = PRESETS[rng.choice(sorted(PRESETS))]
+    if rng.random() < 0.5:
+        return rules
+    over: dict[str, object] = {f: rng.random() < 0.5 for f in FLAGS if rng.random() < 0.3}
+    over["marriage_scoring"] = rng.choice(["trick", "next_trick"])
+    over["closing_scoring"] = rng.choice(["viennese", "tournament"])
+    over["false_claim"] = rng.choice(["fixed", "mirror"])
+    return rules.replace(**over)
+
+
+def cards_left(deal: Deal) -> int:
+    return (deal.hands[0] | deal.hands[1]).bit_count()
+
+
+def random_position(rng: random.Random, rules: Rules, stop: Callable[[Deal], bool]) -> Deal:
+    """Random play (claims now and then) until ``stop`` holds at a decision; retried until it does."""
+    while True:
+        deal = Deal.random(rules, rng.randrange(1 << 30), dealer=rng.randrange(2))
+        while deal.outcome is None:
+            if stop(deal) and rng.random() < 0.5:
+                return deal
+            actions = deal.legal_actions()
+            if CLAIM in actions and rng.random() < 0.05:
+                deal.apply(CLAIM)
+            else:
+                deal.apply(rng.choice([a for a in actions if a is not CLAIM] or list(actions)))
+
+
+def set_up(deal: Deal) -> Deal:
+    """The same position given to :meth:`Deal.from_state` (no deck, no trick record)."""
+    talon = deal.talon if deal.talon_size else []
+    return Deal.from_state(
+        deal.rules,
+        hands=(deal.hands[0], deal.hands[1]),
+        talon=[int(c) for c in talon],
+        trump_card=deal.trump_card if deal.talon_size else None,
+        trump_suit=deal.trump,
+        leader=deal.leader,
+        lead=deal.lead if deal.lead >= 0 else None,
+        closed_by=deal.closed_by if deal.closed_by >= 0 else None,
+        close_snapshot=deal.close_snapshot,
+        tricks_won=(deal.tricks_won[0], deal.tricks_won[1]),
+        card_points=(deal.card_points[0], deal.card_points[1]),
+        marriage_points=(deal.marriage_points[0], deal.marriage_points[1]),
+        pending=(deal.pending[0], deal.pending[1]),
+        married=deal.married,
+        claim_ok=deal.claim_ok,
+        dealer=deal.dealer,
+    )
+
+
+def assert_agrees(analyse: Analyse, deal: Deal) -> None:
+    expected = reference_action_values(deal)
+    value, codes, _ = analyse(from_deal(deal), True)
+    got = {Action.from_code(c): v for c, v in codes.items()}
+    where = f"{deal.rules.describe()} deck={' '.join(map(str, deal.deck))} dealer={deal.dealer} " + \
+        f"actions={[str(a) for a in deal.history]}"
+    assert got == expected, where
+    assert value == max(expected.values()), where
+    assert analyse(from_deal(deal), False)[0] == value, where
+
+
+def closed_or_exhausted(max_cards: int) -> Callable[[Deal], bool]:
+    return lambda deal: not deal.talon_open and cards_left(deal) <= max_cards
+
+
+@pytest.mark.parametrize("analyse", BACKENDS)
+@pytest.mark.parametrize("max_cards", [4, 6, 8])
+def test_every_action_is_worth_what_minimax_over_the_engine_says_once_the_talon_is_gone(
+    analyse: Analyse, max_cards: int
+) -> None:
+    rng = random.Random(max_cards)
+    count = {4: 1200, 6: 600, 8: 250}[max_cards]
+    for _ in range(count):
+        assert_agrees(analyse, random_position(rng, random_rules(rng), closed_or_exhausted(max_cards)))
+
+
+@pytest.mark.parametrize("analyse", BACKENDS)
+def test_set_up_positions_are_solved_like_the_deals_they_copy(analyse: Analyse) -> None:
+    rng = random.Random(7)
+    done = 0
+    while done < 300:
+        rules = random_rules(rng)
+        deal = random_position(rng, rules, closed_or_exhausted(8))
+        try:
+            copy = set_up(deal)
+        except ValueError:  # e.g. auto_claim refuses a player already on 66
+            continue
+        if copy.outcome is None:
+            assert_agrees(analyse, copy)
+            assert analyse(from_deal(copy), False)[0] == analyse(from_deal(deal), False)[0]
+            done += 1
+
+
+@pytest.mark.parametrize("analyse", BACKENDS)
+def test_the_last_trick_that_draws_is_solved_exactly(analyse: Analyse) -> None:
+    """Five tricks to go with the talon open (exchange, closing and marriages all still possible)."""
+    rng = random.Random(11)
+    for _ in range(12):
+        deal = random_position(rng, random_rules(rng), lambda d: d.talon_open and d.talon_size == 2)
+        assert_agrees(analyse, deal)
+
+
+@pytest.mark.parametrize("analyse", BACKENDS)
+@pytest.mark.parametrize(
+    ("rules", "deck", "dealer", "actions", "values"),
+    [
+        # Player 1 closed before player 0 won a trick: 0's false claim costs 2, playing on costs 3.
+        (
+            "standard", "TC AD AH AS TD JS QS QD KH KS TH AC QH QC JH KC KD JC TS JD", 1,
+            "play AH,play JS,play TH,play QD,close,play AS,play QH,play AC,play TC,play QC,play KH,play TD,"
+            "play AD",
+            {"claim": -2, "play JH": -3},
+        ),
+        # With mirror false claims the opponent scores only what the table gives a correct claim.
+        (
+            {"preset": "sharp", "false_claim": "mirror"},
+            "JH AH TD TC QH AD KC JC QS TS AC KS JS KH AS KD QC TH JD QD", 0,
+            "play TD,play AD,play AC,play JS,play TC,play AS,play KD,play AH,play TH,play QC",
+            {"claim": -1, "play JC": -2, "play JD": -2, "play QD": -2, "play JH": -2, "play QS": -2},
+        ),
+    ],
+)
+def test_a_false_claim_is_valued_by_its_outcome_and_can_be_the_best_action(
+    analyse: Analyse, rules: object, deck: str, dealer: int, actions: str, values: dict[str, int]
+) -> None:
+    deal = Deal.from_deck(Rules.from_json(rules), deck, dealer)
+    for a in actions.split(","):
+        deal.apply(a)
+    _, codes, _ = analyse(from_deal(deal), True)
+    assert {str(Action.from_code(c)): v for c, v in codes.items()} == values
+    assert_agrees(analyse, deal)
+
+
+DEALS = {"standard": 60, "soft": 20, "sharp": 20, "tompa": 20, "vu": 15, "sixty-six": 6}
+
+
+@needs_fast
+@pytest.mark.parametrize("preset", sorted(DEALS))
+def test_compiled_and_pure_python_agree_on_whole_deals_from_the_first_lead(preset: str) -> None:
+    assert FAST is not None
+    rules = Rules.preset(preset)
+    for seed in range(DEALS[preset]):
+        pos = from_deal(Deal.random(rules, seed, dealer=seed % 2))
+        assert FAST.analyse(pos, False)[0] == pysolver.analyse(pos, False)[0], f"{preset} seed {seed}"
+
+
+@needs_fast
+def test_compiled_and_pure_python_agree_on_every_action_while_the_talon_is_open() -> None:
+    assert FAST is not None
+    rng = random.Random(3)
+    for _ in range(150):
+        rules = random_rules(rng)
+        deal = random_position(rng, rules, lambda d: d.talon_open and 2 <= d.talon_size <= 6)
+        pos = from_deal(deal)
+        assert FAST.analyse(pos, True)[:2] == pysolver.analyse(pos, True)[:2], rules.describe()
