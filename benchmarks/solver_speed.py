@@ -7,7 +7,8 @@ Cases (each position solved once per repeat; the best of the repeats counts, to 
 - talon gone: the first decision once the talon is closed or exhausted (five cards each in
   Schnapsen, the hardest positions of that kind), reached by random play, and by best play (both
   sides following the solver, which often closes);
-- Deal -> position: converting a Deal into the search's compact position (paid by every call).
+- the cost of the public functions around the search: converting a Deal into the search's compact
+  position (``from_deal``, paid by every call), and ``solve``/``solve_actions`` on easy positions.
 
 Times are per call in milliseconds: median, mean, 90th percentile, max; "nodes" is the median number of
 positions the search visited (lead nodes).
@@ -27,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 from bummerl import Deal, Rules
 from bummerl.actions import CLAIM
-from bummerl.search import pysolver, solve_actions
+from bummerl.search import BACKEND, pysolver, solve, solve_actions
 from bummerl.search.position import Position, from_deal
 
 Analyse = Callable[[Position, bool], tuple[int, dict[int, int], int]]
@@ -85,7 +86,7 @@ def row(case: str, backend: str, seconds: Sequence[float], nodes: Sequence[int] 
     p90 = s[min(len(s) - 1, int(0.9 * len(s)))]
     cols = [statistics.median(s) * unit, statistics.mean(s) * unit, p90 * unit, s[-1] * unit]
     node_col = f"{statistics.median(nodes):>9.0f}" if nodes else f"{'':>9}"
-    return f"{case:<36} {backend:<7} {len(s):>6} " + " ".join(f"{c:>9.3f}" for c in cols) + node_col
+    return f"{case:<40} {backend:<7} {len(s):>6} " + " ".join(f"{c:>9.3f}" for c in cols) + node_col
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -103,9 +104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("the compiled core is not built: pure Python only", file=sys.stderr)
     backends.append(("python", pysolver.analyse, args.python_deals))
 
-    print(f"{'case':<36} {'backend':<7} {'calls':>6} {'median':>9} {'mean':>9} {'p90':>9} {'max':>9}"
+    print(f"{'case':<40} {'backend':<7} {'calls':>6} {'median':>9} {'mean':>9} {'p90':>9} {'max':>9}"
           f"{'nodes':>9}")
-    print(f"{'':<36} {'':<7} {'':>6} {'ms':>9} {'ms':>9} {'ms':>9} {'ms':>9}")
+    print(f"{'':<40} {'':<7} {'':>6} {'ms':>9} {'ms':>9} {'ms':>9} {'ms':>9}")
     for preset, factor in (("standard", 1.0), ("sixty-six", 0.25)):
         for backend, analyse, count in backends:
             n = max(5, int(count * factor))
@@ -120,14 +121,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             gone = [from_deal(d) for d in talon_gone_best_play(preset, n, args.seed)]
             secs, nodes = timed(analyse, gone, False, args.repeats)
             print(row(f"{preset}: talon gone (best play)", backend, secs, nodes), flush=True)
+    # What the public functions add to the search: converting the Deal, building the result.
     sample = whole_deals("standard", 200, args.seed) + talon_gone("standard", 200, args.seed)
-    best = [float("inf")] * len(sample)
-    for _ in range(args.repeats):
-        for i, deal in enumerate(sample):
-            t0 = time.perf_counter()
-            from_deal(deal)
-            best[i] = min(best[i], time.perf_counter() - t0)
-    print(row("Deal -> position (from_deal), in µs", "-", best, unit=1e6))
+    easy = talon_gone("standard", 200, args.seed + 1)
+    cases: list[tuple[str, Callable[[Deal], object], list[Deal]]] = [
+        ("from_deal(deal), in µs", from_deal, sample),
+        ("solve(deal), talon gone, in µs", solve, easy),
+        ("solve_actions(deal), talon gone, in µs", solve_actions, easy),
+    ]
+    for case, fn, items in cases:
+        best = [float("inf")] * len(items)
+        for _ in range(args.repeats):
+            for i, item in enumerate(items):
+                t0 = time.perf_counter()
+                fn(item)
+                best[i] = min(best[i], time.perf_counter() - t0)
+        print(row(case, BACKEND if fn is not from_deal else "-", best, unit=1e6))
     return 0
 
 
