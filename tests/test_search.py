@@ -183,7 +183,7 @@ def test_a_false_claim_is_valued_by_its_outcome_and_can_be_the_best_action(
     assert_agrees(analyse, deal)
 
 
-DEALS = {"standard": 60, "soft": 20, "sharp": 20, "tompa": 20, "vu": 15, "sixty-six": 6}
+DEALS = {"standard": 70, "soft": 30, "sharp": 30, "tompa": 30, "vu": 20, "sixty-six": 8}
 
 
 @needs_fast
