@@ -432,19 +432,21 @@ def analyse(pos: Position, want_actions: bool) -> tuple[int, dict[int, int], int
                 elif os_ and not ts:
                     now |= ms >> top << top
         now |= sure
-        if now:
+        need = 66 - pm - qm
+        if now and need <= (22 if ts else _mask_points(hm | ho)):
             # A claim op cannot stop: win the next trick (cash every sure winner once the talon is
-            # gone) and reach 66.
+            # gone) and reach 66. (Checked only when a trick or a few could be enough.)
             gain = _P[_top_points(now)] + _cheapest(ho, 1)
-            if sure and not ts:
+            if sure and not ts and gain < need:
                 g = _mask_points(sure) + _cheapest(ho, sure.bit_count())
                 if g > gain:
                     gain = g
-            if pm + qm + gain >= 66:
+            if gain >= need:
                 v = claim_win(to, po, cl, sw, sf)
                 tt[key] = (v + 3) * 9 | -64
                 return v
-        scored: list[tuple[int, int]] = []
+        # The leader's options, best first: sort keys (score + 1024) << 6 | move.
+        moves: list[int] = []
         m = hm
         while m:
             low = m & -m
@@ -452,23 +454,21 @@ def analyse(pos: Position, want_actions: bool) -> tuple[int, dict[int, int], int
             m ^= low
             r = c % 6
             if pairs and (r == 3 or (r == 2 and not leads_king)) and pairs >> (c - r + 2) & 1:
-                scored.append((-100 - _P[c], _MARRY + c))
-                continue
-            if now >> c & 1:
-                scored.append((-50 - _P[c], c))
+                mv = _MARRY + c
+                score = -100 - _P[c]
             else:
-                scored.append((20 - _P[c] if c // 6 == trump else -_P[c], c))
+                mv = c
+                # a card op cannot beat first, the dearest first; then cheap cards, trumps last
+                score = -50 - _P[c] if now >> c & 1 else (20 - _P[c] if c // 6 == trump else -_P[c])
+            moves.append((0 if mv == bm else score + 1024) << 6 | mv)
         if ts:
             if hm & low_trump and (ts > 2 or exch_two) and (tm or not exch_trick):
-                scored.append((-400, EXCHANGE_MOVE))
+                moves.append((0 if bm == EXCHANGE_MOVE else 624) << 6 | EXCHANGE_MOVE)
             if allow_close and (ts > 2 or close_two):
-                scored.append((-300, CLOSE_MOVE))
-        scored.sort()
-        moves = [mv for _, mv in scored]
-        if bm >= 0 and bm in moves:
-            moves.remove(bm)
-            moves.insert(0, bm)
+                moves.append((0 if bm == CLOSE_MOVE else 724) << 6 | CLOSE_MOVE)
+        moves.sort()
         for mv in moves:
+            mv &= 63
             if mv < 24:
                 v = respond(mv, 0, hm ^ 1 << mv, ho, pm, po, tm, to, qm, qo, cl, sw, sf, ts, tc, alpha, beta)
             elif mv >= _MARRY:
