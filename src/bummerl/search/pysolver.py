@@ -458,7 +458,7 @@ def analyse(pos: Position, want_actions: bool) -> tuple[int, dict[int, int], int
                 score = -100 - _P[c]
             else:
                 mv = c
-                # a card op cannot beat first, the dearest first; then cheap cards, trumps last
+                # cards op cannot beat first, then the others; the dearest first, trumps after the rest
                 score = -50 - _P[c] if now >> c & 1 else (20 - _P[c] if c // 6 == trump else -_P[c])
             moves.append((0 if mv == bm else score + 1024) << 6 | mv)
         if ts:
