@@ -10,13 +10,21 @@ How it is fast:
   and lead its king or queen, exchange, close, claim) times the follower's answers; everything is
   relative to the leader, so both seats share one transposition table;
 - a transposition table keyed at lead nodes by the whole state (hands, points, trick flags, pending
-  marriages, closing, talon, trump card, claim right) holding lower/upper bounds and the best move;
-- null-window searches over the tiny value range (is the value at least t?);
-- cut-offs: a correct claim ends the search, a closer who cannot reach 66 any more has lost exactly,
-  and game points are bounded by the tables of rules.md 4.2 (the opponent's trick count and 33 points,
-  the closing snapshot);
+  marriages, closing and its snapshot, talon, trump card, claim right) holding bounds and the best move;
+- null-window tests over the tiny value range (is the value at least t?), the first at t = 2;
+- move order: the table's move, then exchange, close, marriages, cards the follower cannot beat; the
+  follower's answers: the dearest winning card, then a cheap losing card, then the rest;
+- while the talon is open, an answer already known to refute a lead is found before searching
+  (enhanced transposition cut-off), and an answer that ends the deal is valued at once;
+- exact cut-offs from the rules: a correct claim ends the search (rules.md 7: never worse than playing
+  on); a closer who cannot reach 66 any more has lost; sure winners that reach 66 win; game points are
+  bounded by the tables of rules.md 4.2 (no trick, 33 points, the closing snapshot) and by who can
+  still reach 66 (remaining card points, possible marriages, trumps the other cannot beat);
 - a plain lead of a king or queen is skipped inside the tree when the marriage with the same card is
   legal (more points never hurt their owner); every action is still valued at the root.
+
+Claims are valued by their outcome, false ones included: one can be the best action (see the
+example: player 1 closed before player 0 won a trick).
 
 >>> from bummerl import Deal, Rules
 >>> from bummerl.search.position import from_deal
