@@ -16,6 +16,7 @@ import pytest
 
 from bummerl import Deal, Rules
 from bummerl.actions import CLAIM, Action
+from bummerl.cards import parse_cards
 from bummerl.rules import PRESETS
 from bummerl.search import pysolver
 from bummerl.search.position import Position, from_deal
@@ -180,6 +181,18 @@ def test_a_false_claim_is_valued_by_its_outcome_and_can_be_the_best_action(
         deal.apply(a)
     _, codes, _ = analyse(from_deal(deal), True)
     assert {str(Action.from_code(c)): v for c, v in codes.items()} == values
+    assert_agrees(analyse, deal)
+
+
+@pytest.mark.parametrize("analyse", BACKENDS)
+def test_a_sixty_six_draw_is_worth_nothing(analyse: Analyse) -> None:
+    deck = "TC JC TD QH TS AH AD TH JS KS 9D KH KD AC 9H 9C JH AS QD KC QC 9S QS JD"
+    deal = Deal.from_deck(Rules.preset("sixty-six"), deck, 0)
+    for card in parse_cards("TD TS KS QH JC 9D KD AC AH JS JH TC KC 9C 9H TH QC JD"):
+        deal.apply(Action.play(card))
+    _, codes, _ = analyse(from_deal(deal), True)
+    values = {str(Action.from_code(c)): v for c, v in codes.items()}
+    assert values == {"play KH": 0, "play 9S": -1, "play AS": 0}
     assert_agrees(analyse, deal)
 
 
