@@ -28,7 +28,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bummerl.actions import ACTIONS, CLAIM_CODE, PASS_CODE, Action
+from bummerl.actions import CLAIM_CODE, PASS_CODE, Action
 from bummerl.engine import Deal
 from bummerl.search import pysolver
 from bummerl.search.position import Position, from_deal
@@ -71,8 +71,22 @@ class Solution:
     backend: str = "python"
 
 
+def _example() -> Deal:
+    """The doctests' position: player 0 (AS TS) leads against KS QS with 52 points to 40, spades trump."""
+    from bummerl.cards import mask_of, parse_cards
+    from bummerl.rules import Rules
+
+    hands = (mask_of(parse_cards("AS TS")), mask_of(parse_cards("KS QS")))
+    return Deal.from_state(Rules.preset("standard"), hands=hands, trump_suit=3, tricks_won=(4, 4),
+                           card_points=(52, 40))
+
+
 def solve(deal: Deal) -> int:
-    """Game points for the player to move under perfect open-card play (``ValueError`` once over)."""
+    """Game points for the player to move under perfect open-card play (``ValueError`` once over).
+
+    >>> solve(_example())  # either card takes 66: the opponent has a trick and 40 points
+    1
+    """
     return analyse(from_deal(deal), False)[0]
 
 
@@ -82,7 +96,11 @@ def _actions(deal: Deal) -> tuple[dict[Action, int], int]:
 
 
 def solve_actions(deal: Deal) -> dict[Action, int]:
-    """The value of every legal action for the player to move, who takes it (in legal-action order)."""
+    """The value of every legal action for the player to move, who takes it (in legal-action order).
+
+    >>> {str(a): v for a, v in solve_actions(_example()).items()}  # claiming now would be false
+    {'play TS': 1, 'play AS': 1, 'claim': -2}
+    """
     return _actions(deal)[0]
 
 
@@ -96,7 +114,13 @@ def _best(values: dict[Action, int]) -> Action:
 
 
 def principal_variation(deal: Deal) -> list[Action]:
-    """A best line for both sides from the position to the end of the deal (the deal is not changed)."""
+    """A best line for both sides from the position to the end of the deal (the deal is not changed).
+
+    A claim or pass comes first among equally good actions.
+
+    >>> [str(a) for a in principal_variation(_example())]  # QS keeps player 0 on 65 for one more trick
+    ['play TS', 'play QS', 'play AS', 'play KS', 'claim']
+    """
     if deal.outcome is not None:
         raise ValueError("the deal is over: there is nothing left to solve")
     work = deal.copy()
@@ -109,7 +133,12 @@ def principal_variation(deal: Deal) -> list[Action]:
 
 
 def solve_full(deal: Deal) -> Solution:
-    """Value, best line, value of every action and search size in one :class:`Solution`."""
+    """Value, best line, value of every action and search size in one :class:`Solution`.
+
+    >>> sol = solve_full(_example())
+    >>> sol.value, len(sol.pv), sol.backend in ("cython", "python")
+    (1, 5, True)
+    """
     actions, nodes = _actions(deal)
     return Solution(
         value=max(actions.values()),
@@ -119,5 +148,3 @@ def solve_full(deal: Deal) -> Solution:
         backend=BACKEND,
     )
 
-
-assert all(ACTIONS[a.code] is a for a in ACTIONS)
