@@ -84,7 +84,7 @@ def _example() -> Deal:
 def solve(deal: Deal) -> int:
     """Game points for the player to move under perfect open-card play (``ValueError`` once over).
 
-    >>> solve(_example())  # either card takes 66: the opponent has a trick and 40 points
+    >>> solve(_example())  # player 0 reaches 66; the opponent has a trick and 40 points: 1
     1
     """
     return analyse(from_deal(deal), False)[0]
