@@ -15,6 +15,20 @@ from bummerl.view import View
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "ActionParseError", "Card", "CardParseError", "Deal", "DeckError", "IllegalActionError",
-    "Outcome", "PRESETS", "Rank", "Rules", "RulesError", "Suit", "Trick", "View", "__version__",
+    "PRESETS",
+    "Action",
+    "ActionParseError",
+    "Card",
+    "CardParseError",
+    "Deal",
+    "DeckError",
+    "IllegalActionError",
+    "Outcome",
+    "Rank",
+    "Rules",
+    "RulesError",
+    "Suit",
+    "Trick",
+    "View",
+    "__version__",
 ]

@@ -27,7 +27,7 @@ from bummerl.rules import Rules
 if TYPE_CHECKING:
     from bummerl.records import GameRecord
 
-__all__ = ["Bummerl", "DealSummary", "TARGET"]
+__all__ = ["TARGET", "Bummerl", "DealSummary"]
 
 #: Game points a player needs to win a Bummerl.
 TARGET = 7

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from bummerl.cli import arena  # noqa: F401
-from bummerl.cli import play  # noqa: F401
-from bummerl.cli import replay  # noqa: F401
-from bummerl.cli import solve  # noqa: F401
+from bummerl.cli import (
+    arena,  # noqa: F401
+    play,  # noqa: F401
+    replay,  # noqa: F401
+    solve,  # noqa: F401
+)
 from bummerl.cli.app import app
 
 __all__ = ["app", "main"]
