@@ -81,19 +81,8 @@ class ExpertBot(PimcBot):
 
     def evaluate(self, view: View) -> dict[Action, float]:
         """The value of every legal action, with the repairs of the module's note."""
-        from bummerl.search.worlds import worlds
-
-        n = self.early_samples if view.talon_open and view.talon_size >= 8 else self.samples
-        weight = None
-        if self.infer:
-            from bummerl.bots.inference import world_weight
-
-            weight = world_weight(view)
+        deals, weights = self.sample(view)
         seed = decision_seed(self.seed, view)
-        ws = worlds(view, samples=n, seed=seed, weight=weight)
-        if not ws.deals:
-            ws = worlds(view, samples=n, seed=seed)
-        deals, weights = ws.deals, ws.weights
         table = outcome_values(view.rules, view.score if self.bummerl else None, view.seat, view.dealer)
         mass = sum(weights)
         means = dict.fromkeys(view.legal_actions, 0.0)
@@ -107,10 +96,9 @@ class ExpertBot(PimcBot):
                     means[a] = self._own_next(deals, weights, a, table)
         pv = self.pv_worlds > 0 and view.lead_card is None and _talon_now(view) <= self.pv_max_talon
         if pv and (view.talon_open or view.closed_by >= 0):  # an exhausted talon hides nothing
-            rng = Random(seed)
             for a in view.legal_actions:
                 if a.kind == "play":
-                    means[a] = self._presumed_lead(view, deals, weights, a, table, rng)
+                    means[a] = self._presumed_lead(view, deals, weights, a, table, seed)
         return means
 
     def _own_next(self, deals: Sequence[Deal], weights: Sequence[float], action: Action,
@@ -132,31 +120,31 @@ class ExpertBot(PimcBot):
         return (ended + (max(totals.values()) if totals else 0.0)) / mass
 
     def _presumed_lead(self, view: View, deals: Sequence[Deal], weights: Sequence[float], action: Action,
-                       table: tuple[float, ...], rng: Random) -> float:
+                       table: tuple[float, ...], seed: int) -> float:
         """My mean value of leading ``action`` when the opponent answers without seeing my cards."""
         from bummerl.search.worlds import worlds
 
         opp = 1 - view.seat
         opp_table = outcome_values(view.rules, view.score if self.bummerl else None, opp, view.dealer)
         total = 0.0
-        mass = 0.0
-        for deal, w in zip(deals, weights, strict=True):
+        for i, (deal, w) in enumerate(zip(deals, weights, strict=True)):
             after = deal.copy()
             after.apply(action)
-            truth = self.values(after)  # the opponent's replies in this world, its game points
-            her_view = View.of(after, opp, view.score)
-            guesses = worlds(her_view, samples=self.pv_worlds, seed=rng.getrandbits(62))
-            presumed = dict.fromkeys(truth, 0.0)
-            for her_world in guesses.deals:
-                for r, v in self.values(her_world).items():
-                    if r in presumed:
+            truth = self.values(after)  # the opponent's replies in this world, in its game points
+            if len(truth) > 1:
+                her_view = View.of(after, opp, view.score)
+                her_seed = Random(f"{seed}/pv/{i}").getrandbits(62)
+                presumed = dict.fromkeys(truth, 0.0)
+                for her_world in worlds(her_view, samples=self.pv_worlds, seed=her_seed).deals:
+                    for r, v in self.values(her_world).items():
                         presumed[r] += opp_table[v + 3]
-            best = max(presumed.values())
-            # Among replies the opponent finds equally good, assume the one worst for me.
-            mine = min(table[-truth[r] + 3] for r in presumed if presumed[r] >= best - 1e-9)
+                best = max(presumed.values())
+                # Among replies the opponent finds equally good, assume the one worst for me.
+                mine = min(table[3 - truth[r]] for r in presumed if presumed[r] >= best - 1e-9)
+            else:
+                mine = min(table[3 - v] for v in truth.values())
             total += w * mine
-            mass += w
-        return total / mass
+        return total / sum(weights)
 
 
 def _result(deal: Deal, player: int) -> int:

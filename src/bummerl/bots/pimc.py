@@ -41,15 +41,9 @@ EARLY_SAMPLES = 10
 
 def action_values(deal: Deal) -> dict[Action, int]:
     """The open-card value (game points for the player to move, -3..3) of every legal action."""
-    try:
-        from bummerl.search import solve_actions  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:  # until the search package exports its solver: the pure-Python core directly
-        from bummerl.search.position import from_deal
-        from bummerl.search.pysolver import analyse
+    from bummerl.search import solve_actions
 
-        return {Action.from_code(c): v for c, v in analyse(from_deal(deal), True)[1].items()}
-    values: dict[Action, int] = solve_actions(deal)
-    return values
+    return solve_actions(deal)
 
 
 def decision_seed(seed: int | None, view: View) -> int:
@@ -125,18 +119,31 @@ class PimcBot:
 
     def evaluate(self, view: View) -> dict[Action, float]:
         """The mean value of every legal action over this decision's worlds."""
+        deals, weights = self.sample(view)
+        return mean_values(view, deals, weights, self.values, self.bummerl)
+
+    def sample(self, view: View) -> tuple[list[Deal], list[float]]:
+        """This decision's worlds and their weights: ``samples`` of them (fewer in the first tricks).
+
+        With ``infer`` a pool three times as large is weighted by the inference and ``samples`` worlds
+        it does not rule out are kept (all of the pool if it rules out every one)."""
         from bummerl.search.worlds import worlds
 
         n = self.early_samples if view.talon_open and view.talon_size >= 8 else self.samples
-        weight = None
-        if self.infer:
-            from bummerl.bots.inference import world_weight
+        seed = decision_seed(self.seed, view)
+        if not self.infer:
+            ws = worlds(view, samples=n, seed=seed)
+            return list(ws.deals), list(ws.weights)
+        from bummerl.bots.inference import world_weight
 
-            weight = world_weight(view)
-        ws = worlds(view, samples=n, seed=decision_seed(self.seed, view), weight=weight)
-        if not ws.deals:  # the inference ruled out every sampled world: fall back to all of them
-            ws = worlds(view, samples=n, seed=decision_seed(self.seed, view))
-        return mean_values(view, ws.deals, ws.weights, self.values, self.bummerl)
+        ws = worlds(view, samples=3 * n, seed=seed, weight=world_weight(view))
+        if not ws.deals:  # nothing left: the opponent played against the model; forget the inference
+            ws = worlds(view, samples=n, seed=seed)
+        pairs = list(zip(ws.deals, ws.weights, strict=True))
+        if len(pairs) > n:
+            Random(seed).shuffle(pairs)
+            pairs = pairs[:n]
+        return [d for d, _ in pairs], [w for _, w in pairs]
 
     def pick(self, view: View, means: dict[Action, float]) -> Action:
         """The best action; among equals, the one the heuristic bot prefers."""

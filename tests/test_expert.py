@@ -1,0 +1,94 @@
+"""The expert: PIMC mended (one-step fusion repair, an opponent blind to our cards), inference, and play
+for the Bummerl; reads only its view."""
+
+from __future__ import annotations
+
+from bot_checks import all_preset_positions, random_positions, same_choice_on_twins, tompa_1_deal
+from bummerl.actions import CLOSE, Action
+from bummerl.bots.expert import ExpertBot
+from bummerl.bots.pimc import PimcBot
+from bummerl.cards import Card
+from bummerl.engine import Deal
+from bummerl.rules import Rules
+from bummerl.view import View
+
+STANDARD = Rules.preset("standard")
+PLAY = Action.parse
+
+
+def view_of_puzzle(score: tuple[int, int] | None = None) -> View:
+    return View.of(tompa_1_deal(), 0, score)
+
+
+def face_down(deal: Deal) -> Card:
+    return deal.talon[0]
+
+
+def plain(seed: int = 1, **kw: object) -> ExpertBot:
+    """The expert with every repair off unless asked for."""
+    opts: dict[object, object] = {"bummerl": False, "infer": False, "fusion": False, "pv_worlds": 0}
+    opts.update(kw)
+    return ExpertBot(seed, 10, 10, **opts)  # type: ignore[arg-type]
+
+
+def test_plays_for_the_bummerl_when_one_deal_decides_it() -> None:
+    risky = {Card.parse(c) for c in ("TH", "TD", "QD", "JD")}  # 4 of the 6 worlds
+
+    def values(deal: Deal) -> dict[Action, int]:
+        out = dict.fromkeys(deal.legal_actions(), -3)
+        out[PLAY("play TC")] = 1
+        out[PLAY("play KC")] = 3 if face_down(deal) in risky else -1
+        return out
+
+    # Game points: +1 for sure against +5/3 on average; at 1-1 only winning the deal counts.
+    assert plain(values=values).choose(view_of_puzzle()) == PLAY("play KC")
+    assert plain(values=values, bummerl=True).choose(view_of_puzzle((1, 1))) == PLAY("play TC")
+    assert plain(values=values, bummerl=True).choose(view_of_puzzle((6, 6))) == PLAY("play KC")
+
+
+def test_values_closing_by_one_follow_up_for_all_worlds() -> None:
+    hearts = {Card.parse(c) for c in ("TH", "QC", "JC")}  # half of the worlds
+
+    def values(deal: Deal) -> dict[Action, int]:
+        out = dict.fromkeys(deal.legal_actions(), -3)
+        if deal.closed_by >= 0:  # after closing: which lead wins depends on the hidden card
+            here = face_down(deal) in hearts
+            out[PLAY("play TC")] = 2 if here else -2
+            out[PLAY("play KC")] = -2 if here else 2
+        else:
+            out[CLOSE] = 2  # what each world's perfect follow-up makes of closing
+            out[PLAY("play QH")] = 1
+        return out
+
+    view = view_of_puzzle()
+    assert PimcBot(1, 10, 10, values=values).choose(view) == CLOSE
+    assert plain(values=values, fusion=True).choose(view) == PLAY("play QH")
+
+
+def test_an_opponent_blind_to_our_cards_never_makes_a_lead_worse() -> None:
+    checked = 0
+    for deal in random_positions(STANDARD, 150, seed=61):
+        view = View.of(deal, deal.to_move)
+        if deal.lead >= 0 or deal.married >= 0 or not (deal.closed_by >= 0 or 0 < deal.talon_size <= 4):
+            continue
+        pimc = PimcBot(3, 4, 4).evaluate(view)
+        pv = plain(3, pv_worlds=3).evaluate(view)
+        for action, value in pimc.items():
+            if action.kind == "play":
+                assert pv[action] >= value - 1e-9
+        checked += 1
+        if checked == 6:
+            break
+    assert checked >= 3
+
+
+def test_always_returns_a_legal_action_in_random_positions_of_every_preset() -> None:
+    bot = ExpertBot(1, samples=3, early_samples=2, pv_worlds=2)
+    for _name, deal in all_preset_positions(12, seed=62):
+        view = View.of(deal, deal.to_move, score=(5, 2))
+        assert bot.choose(view) in view.legal_actions
+
+
+def test_hidden_cards_do_not_change_its_choice() -> None:
+    late = [d for d in random_positions(STANDARD, 120, seed=63) if d.talon_size <= 4][:30]
+    assert same_choice_on_twins(lambda s: ExpertBot(s, samples=3, pv_worlds=2), late, seed=64) >= 6
