@@ -45,9 +45,9 @@ def play(
     resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished game.")] = False,
     delay: Annotated[float, typer.Option(help="Seconds before each computer move.")] = 0.7,
     samples: Annotated[int, typer.Option(help="Sampled worlds for the ? analysis (exact when fewer "
-                                              "worlds are left).")] = 30,
+                                              "worlds are left).")] = 100,
     review_samples: Annotated[int, typer.Option(help="Sampled worlds per decision in the end-of-game "
-                                                     "review.")] = 8,
+                                                     "review.")] = 24,
     deck: Annotated[list[str] | None, typer.Option(hidden=True, help="Deck order of the first deals "
                                                                      "(testing).")] = None,
 ) -> None:

@@ -70,8 +70,8 @@ class BummerlApp(App[None]):
         Binding("q", "quit_game", "quit"),
     ]
 
-    def __init__(self, session: PlaySession, *, delay: float = 0.7, analysis_samples: int | None = 30,
-                 review_samples: int = 8, solver: Solver | None = None) -> None:
+    def __init__(self, session: PlaySession, *, delay: float = 0.7, analysis_samples: int | None = 100,
+                 review_samples: int = 24, solver: Solver | None = None) -> None:
         """``delay``: seconds before each computer move; ``analysis_samples``: worlds sampled for ``?`` (all
         of them when there are fewer; None: the analysis' default); ``review_samples``: worlds per decision
         in the end-of-game review; ``solver`` replaces the analysis' open-card solver (for tests)."""
