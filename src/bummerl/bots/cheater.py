@@ -51,5 +51,9 @@ class CheaterBot:
 
 
 def make_cheater(seed: int | None = None) -> CheaterBot:
-    """The registry's factory for ``cheater``."""
+    """The registry's factory for ``cheater``.
+
+    >>> make_cheater(1).sees_deal
+    True
+    """
     return CheaterBot(seed)

@@ -157,5 +157,9 @@ def _result(deal: Deal, player: int) -> int:
 
 
 def make_expert(seed: int | None = None) -> ExpertBot:
-    """The registry's factory for ``expert``."""
+    """The registry's factory for ``expert``.
+
+    >>> make_expert(1).name
+    'expert'
+    """
     return ExpertBot(seed)

@@ -322,5 +322,9 @@ class HeuristicBot:
 
 
 def make_heuristic(seed: int | None = None) -> HeuristicBot:
-    """The registry's factory for ``heuristic``."""
+    """The registry's factory for ``heuristic``.
+
+    >>> make_heuristic(1).name
+    'heuristic'
+    """
     return HeuristicBot(seed)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from math import comb
+from math import comb, exp
 
 from bummerl.actions import Action
 from bummerl.cards import PACK_MASKS, card_points, cards_in
@@ -32,12 +32,18 @@ from bummerl.engine import Deal, DeckError
 from bummerl.rules import Rules
 from bummerl.view import View
 
-__all__ = ["MISSED_EXCHANGE", "MISSED_MARRIAGE", "Evidence", "evidence", "follow_was_legal", "world_weight"]
+__all__ = [
+    "LEAD_BETA", "MISSED_EXCHANGE", "MISSED_MARRIAGE", "Evidence", "evidence", "follow_was_legal",
+    "lead_likelihood", "world_weight",
+]
 
 #: How much less likely a world is per lead in which the opponent surely held the trump jack (nine) and did
 #: not exchange it, and per lead in which it surely held a marriage and did not declare it.
 MISSED_EXCHANGE = 0.85
 MISSED_MARRIAGE = 0.7
+#: How sharply a world is discounted for each game point the opponent's lead to the current trick would
+#: have thrown away in it (open-card): the weight is ``exp(-LEAD_BETA * loss)``.
+LEAD_BETA = 0.5
 QUEEN, KING = 2, 3
 
 
@@ -177,7 +183,13 @@ def follow_was_legal(rules: Rules, trump: int, hand: int, lead: int, follow: int
 
 def world_weight(view: View) -> Callable[[Deal], float]:
     """A weight for the worlds of ``view`` (for :func:`bummerl.search.worlds.worlds`): 0 for a world the
-    opponent's strict follows rule out, a product of factors below 1 for missed exchanges and marriages."""
+    opponent's strict follows rule out, a product of factors below 1 for missed exchanges and marriages.
+
+    >>> from bummerl import Deal, Rules
+    >>> deal = Deal.random(Rules.preset("standard"), 2)
+    >>> world_weight(View.of(deal, 0))(deal)  # nothing played yet: every world weighs 1
+    1.0
+    """
     ev = evidence(view)
     opp = ev.opponent
     checked: dict[tuple[int, int], bool] = {}
@@ -207,5 +219,55 @@ def world_weight(view: View) -> Callable[[Deal], float]:
             p_held = comb(size - unsure, m.draws) / comb(size, m.draws) if size >= unsure else 0.0
             w *= 1.0 - m.strength * p_held
         return w
+
+    return weight
+
+
+def lead_likelihood(
+    view: View, values: Callable[[Deal], dict[Action, int]], beta: float = LEAD_BETA
+) -> Callable[[Deal], float] | None:
+    """When the opponent has just led to the trick I am to follow, a weight for each world: how well
+    that lead fits the opponent's hand there, ``exp(-beta * loss)`` where ``loss`` is what the lead
+    throws away against the opponent's best action in that world, open-card (``values``). None when
+    there is no such lead (or it came right after a marriage, which leaves only the king or queen).
+
+    >>> from bummerl import Deal, Rules
+    >>> from bummerl.bots.pimc import action_values
+    >>> deal = Deal.random(Rules.preset("standard"), 2)
+    >>> lead_likelihood(View.of(deal, deal.to_move), action_values) is None  # nobody has led yet
+    True
+    >>> deal.apply(deal.legal_actions()[0])
+    >>> 0 < lead_likelihood(View.of(deal, deal.to_move), action_values)(deal) <= 1
+    True
+    """
+    if view.lead_card is None or view.to_move != view.seat:
+        return None
+    lead = int(view.lead_card)
+    opp = 1 - view.seat
+    if lead % 6 in (QUEEN, KING) and (opp, lead // 6) in view.marriages:
+        return None
+    action = Action.play(lead)
+
+    def weight(world: Deal) -> float:
+        hands = [world.hands[0], world.hands[1]]
+        hands[opp] |= 1 << lead
+        talon_left = world.talon_size > 0
+        try:
+            before = Deal.from_state(
+                world.rules, hands=(hands[0], hands[1]), talon=[int(c) for c in world.talon],
+                trump_card=world.trump_card if talon_left else None, trump_suit=world.trump, leader=opp,
+                closed_by=world.closed_by if world.closed_by >= 0 else None,
+                close_snapshot=world.close_snapshot, tricks_won=world.tricks,
+                card_points=(world.card_points[0], world.card_points[1]),
+                marriage_points=(world.marriage_points[0], world.marriage_points[1]),
+                pending=(world.pending[0], world.pending[1]), marriages=world.marriages,
+                exchanged=world.exchanged, claim_ok=False, dealer=world.dealer, trick_log=world.trick_log,
+            )
+        except DeckError:
+            return 1.0
+        q = values(before)
+        if action not in q:
+            return 1.0
+        return exp(-beta * (max(q.values()) - q[action]))
 
     return weight

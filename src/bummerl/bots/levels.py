@@ -5,7 +5,7 @@ level       player
 ==========  =======================================================================================
 easy        the heuristic bot, playing a random card a quarter of the time
 medium      the heuristic bot (rules of thumb: counts points, keeps marriages, closes on a sure 66)
-hard        PIMC over few worlds (8, 4 in the first tricks)
+hard        PIMC over few worlds (12, 6 in the first tricks)
 expert      the expert bot (more worlds, inference from the opponent's play, plays for the Bummerl)
 ==========  =======================================================================================
 
@@ -30,7 +30,7 @@ __all__ = ["LEVELS", "make_easy", "make_expert_level", "make_hard", "make_level"
 #: Chance that the easy level plays a random card instead of the heuristic's.
 EASY_BLUNDER = 0.25
 #: Worlds per decision of the hard level (and in the first tricks).
-HARD_SAMPLES = (8, 4)
+HARD_SAMPLES = (12, 6)
 
 
 def make_easy(seed: int | None = None) -> Bot:

@@ -35,12 +35,19 @@ from bummerl.view import View
 __all__ = ["PimcBot", "action_values", "decision_seed", "make_pimc", "mean_values"]
 
 #: Worlds a PIMC decision solves by default, and fewer in the first tricks where solving costs most.
-SAMPLES = 20
-EARLY_SAMPLES = 10
+SAMPLES = 60
+EARLY_SAMPLES = 30
 
 
 def action_values(deal: Deal) -> dict[Action, int]:
-    """The open-card value (game points for the player to move, -3..3) of every legal action."""
+    """The open-card value (game points for the player to move, -3..3) of every legal action.
+
+    >>> from bummerl import Deal, Rules
+    >>> deal = Deal.random(Rules.preset("standard"), 3)
+    >>> values = action_values(deal)
+    >>> set(values) == set(deal.legal_actions()) and all(-3 <= v <= 3 for v in values.values())
+    True
+    """
     from bummerl.search import solve_actions
 
     return solve_actions(deal)
@@ -67,7 +74,16 @@ def mean_values(
     bummerl: bool = False,
 ) -> dict[Action, float]:
     """The weighted mean value of each legal action over ``deals`` (worlds of ``view``); each world's
-    game points go through :func:`~bummerl.bummerl_value.outcome_values` when ``bummerl`` is set."""
+    game points go through :func:`~bummerl.bummerl_value.outcome_values` when ``bummerl`` is set.
+
+    >>> from bummerl import Deal, Rules
+    >>> from bummerl.search.worlds import worlds
+    >>> view = View.of(Deal.random(Rules.preset("standard"), 3), 0)
+    >>> ws = worlds(view, samples=3, seed=1)
+    >>> means = mean_values(view, ws.deals, ws.weights)
+    >>> set(means) == set(view.legal_actions) and all(-3 <= m <= 3 for m in means.values())
+    True
+    """
     table = outcome_values(view.rules, view.score if bummerl else None, view.seat, view.dealer)
     totals = dict.fromkeys(view.legal_actions, 0.0)
     mass = 0.0
@@ -93,6 +109,7 @@ class PimcBot:
         *,
         bummerl: bool = False,
         infer: bool = False,
+        read_leads: bool = False,
         name: str = "pimc",
         values: Callable[[Deal], dict[Action, int]] = action_values,
     ) -> None:
@@ -101,6 +118,7 @@ class PimcBot:
         self.early_samples = min(samples, EARLY_SAMPLES) if early_samples is None else early_samples
         self.bummerl = bummerl
         self.infer = infer
+        self.read_leads = read_leads
         self.name = name
         self.values = values
         self._tiebreak = HeuristicBot(self.seed)
@@ -134,7 +152,7 @@ class PimcBot:
         if not self.infer:
             ws = worlds(view, samples=n, seed=seed)
             return list(ws.deals), list(ws.weights)
-        from bummerl.bots.inference import world_weight
+        from bummerl.bots.inference import lead_likelihood, world_weight
 
         ws = worlds(view, samples=3 * n, seed=seed, weight=world_weight(view))
         if not ws.deals:  # nothing left: the opponent played against the model; forget the inference
@@ -143,6 +161,9 @@ class PimcBot:
         if len(pairs) > n:
             Random(seed).shuffle(pairs)
             pairs = pairs[:n]
+        likely = lead_likelihood(view, self.values) if self.read_leads else None
+        if likely is not None:
+            pairs = [(d, w * likely(d)) for d, w in pairs]
         return [d for d, _ in pairs], [w for _, w in pairs]
 
     def pick(self, view: View, means: dict[Action, float]) -> Action:
@@ -155,5 +176,9 @@ class PimcBot:
 
 
 def make_pimc(seed: int | None = None) -> PimcBot:
-    """The registry's factory for ``pimc``."""
+    """The registry's factory for ``pimc``.
+
+    >>> make_pimc(1).samples
+    60
+    """
     return PimcBot(seed)
