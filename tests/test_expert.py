@@ -83,7 +83,7 @@ def test_an_opponent_blind_to_our_cards_never_makes_a_lead_worse() -> None:
 
 
 def test_always_returns_a_legal_action_in_random_positions_of_every_preset() -> None:
-    bot = ExpertBot(1, samples=3, early_samples=2, pv_worlds=2)
+    bot = ExpertBot(1, samples=3, early_samples=2, fusion=True, pv_worlds=2, read_leads=True)
     for _name, deal in all_preset_positions(12, seed=62):
         view = View.of(deal, deal.to_move, score=(5, 2))
         assert bot.choose(view) in view.legal_actions
@@ -91,4 +91,7 @@ def test_always_returns_a_legal_action_in_random_positions_of_every_preset() -> 
 
 def test_hidden_cards_do_not_change_its_choice() -> None:
     late = [d for d in random_positions(STANDARD, 120, seed=63) if d.talon_size <= 4][:30]
-    assert same_choice_on_twins(lambda s: ExpertBot(s, samples=3, pv_worlds=2), late, seed=64) >= 6
+    def make(seed: int | None) -> ExpertBot:
+        return ExpertBot(seed, samples=3, fusion=True, pv_worlds=2, read_leads=True)
+
+    assert same_choice_on_twins(make, late, seed=64) >= 6
