@@ -25,3 +25,18 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Print a one-line error on standard error and exit (no traceback)."""
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def parse_rule_overrides(items: list[str]) -> dict[str, str]:
+    """``["false_claim=mirror", ...]`` as a dict; raises ValueError on an item without ``=``.
+
+    >>> parse_rule_overrides(["false_claim=mirror", "open_tricks = no"])
+    {'false_claim': 'mirror', 'open_tricks': 'no'}
+    """
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise ValueError(f"a rule override is FLAG=VALUE, e.g. false_claim=mirror, not {item!r}")
+        out[name.strip()] = value.strip()
+    return out

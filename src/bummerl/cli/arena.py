@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bummerl.cli.app import app, fail
+from bummerl.cli.app import app, fail, parse_rule_overrides
 
 if TYPE_CHECKING:
     from bummerl.arena import ArenaConfig, ArenaResult
@@ -55,7 +55,6 @@ def arena(
             typer.echo(f"{name:12} {description}")
         typer.echo("cmd:COMMAND  an outside program speaking JSON lines (see examples/random_bot.py)")
         return
-    from bummerl.cli.play import parse_rule_overrides
     from bummerl.rules import Rules, RulesError
 
     specs = tuple(bots or ())

@@ -7,27 +7,12 @@ from typing import Annotated
 
 import typer
 
-from bummerl.cli.app import app, fail
+from bummerl.cli.app import app, fail, parse_rule_overrides
 
-__all__ = ["parse_rule_overrides", "play", "stats"]
+__all__ = ["play", "stats"]
 
 _LEVELS = ("easy", "medium", "hard", "expert")
 _DEALERS = ("me", "computer", "random")
-
-
-def parse_rule_overrides(items: list[str]) -> dict[str, str]:
-    """``["false_claim=mirror", ...]`` as a dict; raises ValueError on an item without ``=``.
-
-    >>> parse_rule_overrides(["false_claim=mirror", "open_tricks = no"])
-    {'false_claim': 'mirror', 'open_tricks': 'no'}
-    """
-    out: dict[str, str] = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            raise ValueError(f"a rule override is FLAG=VALUE, e.g. false_claim=mirror, not {item!r}")
-        out[name.strip()] = value.strip()
-    return out
 
 
 @app.command()
