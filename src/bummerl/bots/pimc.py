@@ -37,6 +37,10 @@ __all__ = ["PimcBot", "action_values", "decision_seed", "make_pimc", "mean_value
 #: Worlds a PIMC decision solves by default, and fewer in the first tricks where solving costs most.
 SAMPLES = 60
 EARLY_SAMPLES = 30
+#: With this many cards still to be played (or more) a decision uses the early budget, and from
+#: ``DEAR_CARDS`` on (only in Sixty-Six) a quarter of it.
+EARLY_CARDS = 18
+DEAR_CARDS = 22
 
 
 def action_values(deal: Deal) -> dict[Action, int]:
@@ -140,6 +144,23 @@ class PimcBot:
         deals, weights = self.sample(view)
         return mean_values(view, deals, weights, self.values, self.bummerl)
 
+    def budget(self, view: View) -> int:
+        """Worlds for this decision, by how many cards are still to be played (what a solve costs):
+        ``early_samples`` from 18 on (the first two tricks of Schnapsen), a quarter of them from 22 on
+        (Sixty-Six's first tricks, about ten times dearer), else ``samples``.
+
+        >>> from bummerl import Deal, Rules
+        >>> bot = PimcBot(1, samples=60, early_samples=32)
+        >>> [bot.budget(View.of(Deal.random(Rules.preset(p), 1), 0)) for p in ("standard", "sixty-six")]
+        [32, 8]
+        """
+        left = view.rules.pack_size - 2 * len(view.tricks) - (view.lead_card is not None)
+        if not view.talon_open or left < EARLY_CARDS:
+            return self.samples
+        if left >= DEAR_CARDS:
+            return max(1, self.early_samples // 4)
+        return self.early_samples
+
     def sample(self, view: View) -> tuple[list[Deal], list[float]]:
         """This decision's worlds and their weights: ``samples`` of them (fewer in the first tricks).
 
@@ -147,7 +168,7 @@ class PimcBot:
         it does not rule out are kept (all of the pool if it rules out every one)."""
         from bummerl.search.worlds import worlds
 
-        n = self.early_samples if view.talon_open and view.talon_size >= 8 else self.samples
+        n = self.budget(view)
         seed = decision_seed(self.seed, view)
         if not self.infer:
             ws = worlds(view, samples=n, seed=seed)
