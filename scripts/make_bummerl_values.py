@@ -4,7 +4,9 @@ For each rules preset, a bot plays DEALS single deals against itself (seats seed
 being player 0); the distribution of the forehand's result (-3..3 game points) feeds the Markov model of
 :mod:`bummerl.bummerl_value`, which turns it into the chance to win the Bummerl from every score.
 
-    python scripts/make_bummerl_values.py --bot pimc --deals 1000 --workers 2 --seed 1
+    python scripts/make_bummerl_values.py --bot pimc --deals 1000 --workers 2 --seed 1 [--presets standard]
+
+Presets left out of ``--presets`` keep what the file said of them.
 
 BOT is a registered bot name (``bummerl bots``) or ``package.module:factory``.
 """
@@ -19,6 +21,7 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from bummerl.bots.base import Bot
 from bummerl.bummerl_value import OUTCOMES, markov_win_chance
@@ -67,16 +70,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--presets", nargs="*", default=list(PRESETS))
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
-    data: dict[str, object] = {
+    command = " ".join(["python scripts/make_bummerl_values.py", *(sys.argv[1:] if argv is None else argv)])
+    data: dict[str, Any] = {
         "about": "Deal-result distributions for the forehand (non-dealer), measured by self-play; "
         "bummerl.bummerl_value turns them into the chance to win the Bummerl. 'table' is that chance "
-        "for the player needing a (row) against b (column), dealing the next deal or not.",
-        "bot": args.bot,
-        "command": " ".join(["python scripts/make_bummerl_values.py", *(sys.argv[1:] if argv is None
-                                                                          else argv)]),
+        "for the player needing a (row) against b (column), dealing the next deal or not. Each preset "
+        "names the bot and the command that measured it.",
         "presets": {},
     }
-    presets: dict[str, object] = {}
+    # Presets not measured in this run keep their earlier entries.
+    presets: dict[str, Any] = json.loads(args.out.read_text(encoding="utf-8"))["presets"] if (
+        args.out.exists()) else {}
     for i, preset in enumerate(args.presets):
         start = time.perf_counter()
         jobs = [(args.bot, preset, args.seed * 1_000_003 + i * 100_000 + k) for k in range(args.deals)]
@@ -93,6 +97,8 @@ def main(argv: list[str] | None = None) -> None:
             for side in ("deals", "does_not_deal")
         }
         presets[preset] = {
+            "bot": args.bot,
+            "command": command,
             "deals": len(results),
             "forehand_outcomes": {str(k): counts.get(k, 0) / len(results) for k in OUTCOMES},
             "mean_forehand_points": sum(results) / len(results),
@@ -100,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
         }
         print(f"{preset}: {len(results)} deals in {time.perf_counter() - start:.0f}s, "
               f"forehand {dict(sorted(counts.items()))}", flush=True)
-    data["presets"] = presets
+    data["presets"] = {p: presets[p] for p in PRESETS if p in presets}
     args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
 

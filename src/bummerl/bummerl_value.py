@@ -53,7 +53,7 @@ def _load() -> dict[str, DealOdds]:
     out: dict[str, DealOdds] = {}
     for preset, entry in raw["presets"].items():
         probs = tuple(float(entry["forehand_outcomes"][str(k)]) for k in OUTCOMES)
-        out[preset] = DealOdds(preset, probs, int(entry["deals"]), str(raw["bot"]))
+        out[preset] = DealOdds(preset, probs, int(entry["deals"]), str(entry["bot"]))
     return out
 
 

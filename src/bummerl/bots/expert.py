@@ -6,7 +6,8 @@ What the default expert does beyond :mod:`bummerl.bots.pimc`:
 - **More worlds**: 400 per decision (120 in the first tricks) against PIMC's 60 (30).
 - **Inference**: worlds are weighted by what the opponent's earlier play shows
   (:mod:`bummerl.bots.inference`: follows under the strict rules rule worlds out; a trump jack not
-  exchanged or a marriage not declared make them less likely).
+  exchanged or a marriage not declared make them less likely; after a close, worlds where the closer
+  does well weigh more, :func:`~bummerl.bots.inference.world_tilt`).
 - **Playing for the Bummerl**: each result of the deal is valued by the chance to win the game to 7 from
   the score it leads to (:mod:`bummerl.bummerl_value`), when the view carries a score.
 
@@ -41,9 +42,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from math import exp
 from random import Random
 
 from bummerl.actions import Action
+from bummerl.bots.inference import world_tilt
 from bummerl.bots.pimc import PimcBot, action_values, decision_seed
 from bummerl.bummerl_value import outcome_values
 from bummerl.engine import Deal
@@ -99,9 +102,12 @@ class ExpertBot(PimcBot):
         deals, weights = self.sample(view)
         seed = decision_seed(self.seed, view)
         table = outcome_values(view.rules, view.score if self.bummerl else None, view.seat, view.dealer)
+        per_world = [self.values(d) for d in deals]
+        tilt = world_tilt(view) if self.infer else 0.0
+        if tilt:
+            weights = [w * exp(tilt * max(vals.values())) for w, vals in zip(weights, per_world, strict=True)]
         mass = sum(weights)
         means = dict.fromkeys(view.legal_actions, 0.0)
-        per_world = [self.values(d) for d in deals]
         for vals, w in zip(per_world, weights, strict=True):
             for a in means:
                 means[a] += w * table[vals[a] + 3] / mass
