@@ -117,7 +117,8 @@ def main(argv: list[str] | None = None) -> None:
           f"declared a marriage at {counts['declared']} of {counts['marriage chances']}")
     for ctx in sorted(by_context):
         tilt, low, high = fit(by_context[ctx])
-        print(f"{ctx:26s} {len(by_context[ctx]):6d} decisions  tilt {tilt:+.2f}  95% [{low:+.2f}, {high:+.2f}]")
+        n = len(by_context[ctx])
+        print(f"{ctx:26s} {n:6d} decisions  tilt {tilt:+.2f}  95% [{low:+.2f}, {high:+.2f}]")
 
 
 if __name__ == "__main__":

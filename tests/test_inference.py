@@ -72,7 +72,7 @@ def test_a_missed_exchange_makes_worlds_with_the_jack_almost_impossible() -> Non
     for seed in range(200):  # the forehand leads without exchanging, its exchange allowed then
         deal = Deal.random(STANDARD, seed)
         leader = deal.to_move
-        deal.apply([a for a in deal.legal_actions() if a.kind == "play"][0])
+        deal.apply(next(a for a in deal.legal_actions() if a.kind == "play"))
         view = View.of(deal, 1 - leader)
         jack = Card(deal.trump_suit * 6 + 1)
         missed = [m for m in evidence(view).missed if m.cards == 1 << int(jack)]

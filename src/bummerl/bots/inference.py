@@ -44,8 +44,8 @@ __all__ = [
 
 #: How much less likely a world is per lead in which the opponent surely held the trump jack (nine) and did
 #: not exchange it, and per lead in which it surely held a marriage and did not declare it. Measured in
-#: PIMC self-play (standard, 300 deals, ``scripts/fit_inference.py``): it exchanged at all 168 leads where it could and declared at
-#: 226 of 418 leads where it held a marriage (so a held marriage goes undeclared at 46% of leads).
+#: PIMC self-play (standard, 300 deals, ``scripts/fit_inference.py``): it exchanged at all 168 leads where
+#: it could and declared at 226 of 418 leads where it held a marriage (undeclared at 46% of them).
 MISSED_EXCHANGE = 0.97
 MISSED_MARRIAGE = 0.55
 #: The tilt of the worlds: a world where my open-card value is ``v`` game points weighs ``exp(tilt * v)``
