@@ -30,7 +30,7 @@ def test_the_tilt_by_who_closed_and_the_last_open_trick() -> None:
     assert world_tilt(View.of(deal, deal.to_move)) == 0.0
     closer = deal.to_move
     deal.apply(CLOSE)
-    assert world_tilt(View.of(deal, closer)) == inference.I_CLOSED_TILT
+    assert world_tilt(View.of(deal, closer)) == 0.0
     assert world_tilt(View.of(deal, 1 - closer)) == inference.OPPONENT_CLOSED_TILT
     deal.apply(deal.legal_actions()[0])
     assert world_tilt(View.of(deal, 1 - closer)) == inference.OPPONENT_CLOSED_LEAD_TILT

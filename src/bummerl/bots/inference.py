@@ -37,7 +37,7 @@ from bummerl.rules import Rules
 from bummerl.view import View
 
 __all__ = [
-    "I_CLOSED_TILT", "LAST_OPEN_TRICK_TILT", "LEAD_BETA", "MISSED_EXCHANGE", "MISSED_MARRIAGE",
+    "LAST_OPEN_TRICK_TILT", "LEAD_BETA", "MISSED_EXCHANGE", "MISSED_MARRIAGE",
     "OPPONENT_CLOSED_LEAD_TILT", "OPPONENT_CLOSED_TILT", "Evidence", "evidence", "follow_was_legal",
     "lead_likelihood", "world_tilt", "world_weight",
 ]
@@ -49,15 +49,16 @@ __all__ = [
 MISSED_EXCHANGE = 0.97
 MISSED_MARRIAGE = 0.55
 #: The tilt of the worlds: a world where my open-card value is ``v`` game points weighs ``exp(tilt * v)``
-#: times as much. Fitted by maximum likelihood on PIMC self-play (standard, 600 deals; the true deal's
-#: value against 40 sampled worlds at each decision), with 95% intervals: after the opponent's close
-#: -0.32 (-0.42..-0.24) when I lead and -0.58 (-0.70..-0.46) when I follow its lead; after my own close
-#: +0.10 (+0.06..+0.14); at the last trick before the talon runs out -0.38 (-0.54..-0.22). Elsewhere
-#: with the talon open the fit is 0.00 (-0.02..+0.02), so there is no tilt.
-OPPONENT_CLOSED_TILT = -0.32
-OPPONENT_CLOSED_LEAD_TILT = -0.58
-I_CLOSED_TILT = 0.10
-LAST_OPEN_TRICK_TILT = -0.38
+#: times as much. Fitted by maximum likelihood on PIMC self-play (``scripts/fit_inference.py``, standard,
+#: 1200 deals: the true deal's value against 40 sampled worlds at each of ~14,000 decisions), with 95%
+#: intervals (too narrow, as a deal's decisions are not independent): after the opponent's close -0.34
+#: (-0.40..-0.28) when I lead and -0.46 (-0.52..-0.40) when I follow its lead; at the last trick before
+#: the talon runs out -0.26 (-0.36..-0.16). The first 600 deals alone gave -0.32, -0.58 and -0.38, the
+#: other 600 -0.36, -0.40 and -0.16. After my own close (+0.04) and earlier with the talon open (-0.02)
+#: the fits are too close to 0 to use.
+OPPONENT_CLOSED_TILT = -0.34
+OPPONENT_CLOSED_LEAD_TILT = -0.46
+LAST_OPEN_TRICK_TILT = -0.26
 #: How sharply a world is discounted for each game point the opponent's lead to the current trick would
 #: have thrown away in it (open-card): the weight is ``exp(-LEAD_BETA * loss)``.
 LEAD_BETA = 0.5
@@ -251,11 +252,11 @@ def world_tilt(view: View) -> float:
     0.0
     >>> deal.apply(CLOSE)
     >>> world_tilt(View.of(deal, 1)), world_tilt(View.of(deal, 0))
-    (-0.32, 0.1)
+    (-0.34, 0.0)
     """
     if view.closed_by >= 0:
         if view.closed_by == view.seat:
-            return I_CLOSED_TILT
+            return 0.0
         return OPPONENT_CLOSED_LEAD_TILT if view.lead_card is not None else OPPONENT_CLOSED_TILT
     if view.talon_open and view.talon_size <= 2:
         return LAST_OPEN_TRICK_TILT
