@@ -105,13 +105,16 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     counts: Counter[str] = Counter()
     by_context: dict[str, list[Record]] = defaultdict(list)
-    with ProcessPoolExecutor(args.workers) as pool:
-        for i, (c, records) in enumerate(pool.map(play, jobs, chunksize=4), 1):
-            counts.update(c)
-            for r in records:
-                by_context[r[0]].append(r)
-            if i % 50 == 0 or i == len(jobs):
-                print(f"\r{i}/{len(jobs)} deals, {time.perf_counter() - start:.0f}s", end="", file=sys.stderr)
+    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    results = pool.map(play, jobs, chunksize=4) if pool else map(play, jobs)
+    for i, (c, records) in enumerate(results, 1):
+        counts.update(c)
+        for r in records:
+            by_context[r[0]].append(r)
+        if i % 50 == 0 or i == len(jobs):
+            print(f"\r{i}/{len(jobs)} deals, {time.perf_counter() - start:.0f}s", end="", file=sys.stderr)
+    if pool:
+        pool.shutdown()
     print(file=sys.stderr)
     print(f"exchanged at {counts['exchanged']} of {counts['exchange chances']} leads where it could; "
           f"declared a marriage at {counts['declared']} of {counts['marriage chances']}")

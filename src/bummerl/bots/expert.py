@@ -6,10 +6,14 @@ What the default expert does beyond :mod:`bummerl.bots.pimc`:
 - **More worlds**: 400 per decision (120 in the first tricks) against PIMC's 60 (30).
 - **Inference**: worlds are weighted by what the opponent's earlier play shows
   (:mod:`bummerl.bots.inference`: follows under the strict rules rule worlds out; a trump jack not
-  exchanged or a marriage not declared make them less likely; after a close, worlds where the closer
-  does well weigh more, :func:`~bummerl.bots.inference.world_tilt`).
+  exchanged or a marriage not declared make them less likely). After the opponent's close (and at the
+  last trick before the talon runs out) the worlds are *tilted*: a world where my open-card value is
+  ``v`` weighs ``exp(t * v)`` (:func:`~bummerl.bots.inference.world_tilt`, ``t`` < 0 fitted to
+  self-play), as a closer holds the cards to win more often than uniform worlds say.
 - **Playing for the Bummerl**: each result of the deal is valued by the chance to win the game to 7 from
   the score it leads to (:mod:`bummerl.bummerl_value`), when the view carries a score.
+
+Its measured strength against PIMC is in the README ("Strength").
 
 The repairs below are options, off by default: in the arena they did not make the expert measurably
 stronger against PIMC-style play (fusion and presumed value together: +0.00 ± 0.05 game points per deal;
