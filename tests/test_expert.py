@@ -26,7 +26,8 @@ def face_down(deal: Deal) -> Card:
 
 def plain(seed: int = 1, **kw: object) -> ExpertBot:
     """The expert with every repair off unless asked for."""
-    opts: dict[object, object] = {"bummerl": False, "infer": False, "fusion": False, "pv_worlds": 0}
+    opts: dict[object, object] = {"bummerl": False, "infer": False, "fusion": False, "pv_worlds": 0,
+                                  "close_bias": 0.0}
     opts.update(kw)
     return ExpertBot(seed, 10, 10, **opts)  # type: ignore[arg-type]
 
@@ -63,6 +64,25 @@ def test_values_closing_by_one_follow_up_for_all_worlds() -> None:
     view = view_of_puzzle()
     assert PimcBot(1, 10, 10, values=values).choose(view) == CLOSE
     assert plain(values=values, fusion=True).choose(view) == PLAY("play QH")
+
+
+def test_closing_is_valued_lower_by_what_pimc_overrates_it() -> None:
+    def values(deal: Deal) -> dict[Action, int]:
+        out = dict.fromkeys(deal.legal_actions(), -3)
+        if deal.closed_by < 0:
+            out[CLOSE] = 2 if face_down(deal) in {Card.parse("TH"), Card.parse("QC")} else 1  # 4/3 on average
+            out[PLAY("play QH")] = 1 if face_down(deal) != Card.parse("JC") else 2  # 7/6
+        return out
+
+    view = view_of_puzzle()
+    assert plain(values=values).choose(view) == CLOSE
+    assert plain(values=values, close_bias=0.17).choose(view) == PLAY("play QH")
+
+
+def test_by_default_only_the_exchange_gets_the_fusion_repair() -> None:
+    assert ExpertBot(1).fusion == {"exchange"}
+    assert ExpertBot(1, fusion=True).fusion == {"exchange", "close", "marry"}
+    assert ExpertBot(1, fusion=False).fusion == frozenset()
 
 
 def test_an_opponent_blind_to_our_cards_never_makes_a_lead_worse() -> None:

@@ -45,7 +45,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from math import exp
 from random import Random
 
@@ -65,6 +65,13 @@ EARLY_SAMPLES = 120
 #: size from which on it is used (a closed or exhausted talon counts as 0).
 PV_WORLDS = 6
 PV_MAX_TALON = 4
+#: What PIMC overrates, measured by branching PIMC self-play at ~2,000 decisions and playing every branch
+#: out three times: closing against playing on by 0.17 ±0.09 game points (the estimate is lowered by
+#: this much); exchanging now against playing on by 0.65 ±0.18, of which the one-step fusion repair
+#: removes all but 0.19 ±0.21 (so the default repairs exchanges).
+CLOSE_BIAS = 0.17
+FUSION_KINDS = frozenset({"exchange"})
+ALL_FUSION_KINDS = frozenset({"exchange", "close", "marry"})
 
 Values = Callable[[Deal], dict[Action, int]]
 
@@ -88,7 +95,8 @@ class ExpertBot(PimcBot):
         *,
         bummerl: bool = True,
         infer: bool = True,
-        fusion: bool = False,
+        fusion: bool | Collection[str] = FUSION_KINDS,
+        close_bias: float = CLOSE_BIAS,
         pv_worlds: int = 0,
         pv_max_talon: int = PV_MAX_TALON,
         read_leads: bool = False,
@@ -97,7 +105,8 @@ class ExpertBot(PimcBot):
     ) -> None:
         super().__init__(seed, samples, early_samples, bummerl=bummerl, infer=infer, read_leads=read_leads,
                          name=name, values=values)
-        self.fusion = fusion
+        self.fusion = ALL_FUSION_KINDS if fusion is True else frozenset(fusion or ())
+        self.close_bias = close_bias
         self.pv_worlds = pv_worlds
         self.pv_max_talon = pv_max_talon
 
@@ -115,10 +124,11 @@ class ExpertBot(PimcBot):
         for vals, w in zip(per_world, weights, strict=True):
             for a in means:
                 means[a] += w * table[vals[a] + 3] / mass
-        if self.fusion:
-            for a in view.legal_actions:
-                if a.kind in ("exchange", "close", "marry"):
-                    means[a] = self._own_next(deals, weights, a, table)
+        for a in view.legal_actions:
+            if a.kind in self.fusion:
+                means[a] = self._own_next(deals, weights, a, table)
+            if a.kind == "close" and self.close_bias:
+                means[a] -= self.close_bias * (table[-1] - table[0]) / 6  # game points -> table units
         pv = self.pv_worlds > 0 and view.lead_card is None and _talon_now(view) <= self.pv_max_talon
         if pv and (view.talon_open or view.closed_by >= 0):  # an exhausted talon hides nothing
             for a in view.legal_actions:
