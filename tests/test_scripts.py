@@ -46,3 +46,15 @@ def test_the_fit_finds_a_tilt_that_was_planted() -> None:
     records = [("x", -1 if i % 4 else 1, [1, -1], [1.0, 1.0]) for i in range(400)]
     tilt, low, high = script.fit(records)
     assert low <= -0.54 <= high and abs(tilt + 0.55) <= 0.04
+
+
+def test_measure_pimc_bias_branches_the_decisions_where_closing_is_legal(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    script = load("measure_pimc_bias")
+    records = script.play((70001, 1))
+    assert records and all("play" in r and len(r) >= 2 for r in records)
+    for r in records:
+        for est, fused, real in r.values():
+            assert -3 <= est <= 3 and -3 <= fused <= 3 and -3 <= real <= 3
+    script.main(["--deals", "1", "--playouts", "1", "--seed", "70001"])
+    assert "against playing on: PIMC" in capsys.readouterr().out

@@ -1,0 +1,119 @@
+"""Measure what PIMC overrates: branch PIMC self-play where closing, exchanging or declaring is legal.
+
+At every such decision (talon open) of DEALS self-play deals of the standard preset, the best action of
+each kind (play, close, exchange, marry) by PIMC's estimate is applied and the deal is played out
+PLAYOUTS times by PIMC against PIMC. For each kind against playing on, the bias is the realized
+difference of the results less the estimated one (negative: PIMC overrates the kind), with a 95%
+interval; for close, exchange and marry the same with the one-step fusion repair's estimate
+(``ExpertBot._own_next``). The expert's ``CLOSE_BIAS`` and ``FUSION_KINDS`` come from this.
+
+    python scripts/measure_pimc_bias.py --deals 1800 --workers 2 --seed 70000
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+
+from bummerl.actions import Action
+from bummerl.bots.expert import ExpertBot
+from bummerl.bots.pimc import PimcBot
+from bummerl.engine import Deal
+from bummerl.rules import Rules
+from bummerl.view import View
+
+KINDS = ("close", "exchange", "marry")
+#: A decision's record: per kind, (PIMC's estimate, the fusion repair's estimate, mean realized result).
+Record = dict[str, tuple[float, float, float]]
+GAME_POINTS = (-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0)
+
+
+def playout(deal: Deal, player: int, seed: int) -> int:
+    """Play ``deal`` out, PIMC against PIMC; ``player``'s signed game points."""
+    bots = [PimcBot(seed), PimcBot(seed + 1)]
+    while deal.outcome is None:
+        seat = deal.to_move
+        deal.apply(bots[seat].choose(View.of(deal, seat)))
+    out = deal.outcome
+    if out.winner is None:
+        return 0
+    return out.game_points if out.winner == player else -out.game_points
+
+
+def play(job: tuple[int, int]) -> list[Record]:
+    """One self-play deal and the records of its branched decisions."""
+    seed, playouts = job
+    deal = Deal.random(Rules.preset("standard"), seed)
+    bots = [PimcBot(2 * seed), PimcBot(2 * seed + 1)]
+    records: list[Record] = []
+    while deal.outcome is None:
+        seat = deal.to_move
+        view = View.of(deal, seat)
+        legal = view.legal_actions
+        kinds = {a.kind for a in legal}
+        if view.talon_open and "play" in kinds and kinds & set(KINDS):
+            means = bots[seat].evaluate(view)
+            fusion = ExpertBot(bots[seat].seed, 60, 30, bummerl=False, infer=False)
+            worlds, weights = fusion.sample(view)  # the same worlds as the PIMC bot's
+            record: Record = {}
+            for kind in kinds & {"play", *KINDS}:
+                best: Action = max((a for a in legal if a.kind == kind), key=means.__getitem__)
+                fused = means[best] if kind == "play" else fusion._own_next(worlds, weights, best, GAME_POINTS)
+                results = []
+                for r in range(playouts):
+                    branch = deal.copy()
+                    branch.apply(best)
+                    results.append(playout(branch, seat, 1_000_003 * seed + 7919 * r + len(view.tricks)))
+                record[kind] = (means[best], fused, sum(results) / playouts)
+            records.append(record)
+        deal.apply(bots[seat].choose(view))
+    return records
+
+
+def summary(values: list[float]) -> str:
+    """Mean and 95% half-width."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    return f"{mean:+.3f} ±{1.96 * sd / math.sqrt(n):.3f} (n={n})"
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Play, branch and print the biases."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=600)
+    parser.add_argument("--playouts", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=70000)
+    args = parser.parse_args(argv)
+    jobs = [(args.seed + k, args.playouts) for k in range(args.deals)]
+    start = time.perf_counter()
+    plain: dict[str, list[float]] = defaultdict(list)
+    fused: dict[str, list[float]] = defaultdict(list)
+    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    results = pool.map(play, jobs, chunksize=2) if pool else map(play, jobs)
+    for i, records in enumerate(results, 1):
+        for rec in records:
+            est_play, _, real_play = rec["play"]
+            for kind in KINDS:
+                if kind in rec:
+                    est, fusion_est, real = rec[kind]
+                    plain[kind].append((real - real_play) - (est - est_play))
+                    fused[kind].append((real - real_play) - (fusion_est - est_play))
+        if i % 20 == 0 or i == len(jobs):
+            print(f"\r{i}/{len(jobs)} deals, {time.perf_counter() - start:.0f}s", end="", file=sys.stderr)
+    if pool:
+        pool.shutdown()
+    print(file=sys.stderr)
+    for kind in KINDS:
+        if plain[kind]:
+            print(f"{kind:9s} against playing on: PIMC {summary(plain[kind])}; fusion repair "
+                  f"{summary(fused[kind])}")
+
+
+if __name__ == "__main__":
+    main()
