@@ -62,7 +62,9 @@ def play(job: tuple[int, int]) -> list[Record]:
             record: Record = {}
             for kind in kinds & {"play", *KINDS}:
                 best: Action = max((a for a in legal if a.kind == kind), key=means.__getitem__)
-                fused = means[best] if kind == "play" else fusion._own_next(worlds, weights, best, GAME_POINTS)
+                fused = means[best]
+                if kind != "play":
+                    fused = fusion._own_next(worlds, weights, best, GAME_POINTS)
                 results = []
                 for r in range(playouts):
                     branch = deal.copy()
