@@ -53,11 +53,8 @@ def play_deal(job: tuple[str, str, int]) -> int:
     while not deal.is_over:
         p = deal.to_move
         deal.apply(bots[p].choose(View.of(deal, p)))
-    out = deal.outcome
-    assert out is not None
-    if out.winner is None:
-        return 0
-    return out.game_points if out.winner == 0 else -out.game_points
+    assert deal.outcome is not None
+    return deal.outcome.value_for(0)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -38,10 +38,8 @@ def playout(deal: Deal, player: int, seed: int) -> int:
     while deal.outcome is None:
         seat = deal.to_move
         deal.apply(bots[seat].choose(View.of(deal, seat)))
-    out = deal.outcome
-    if out.winner is None:
-        return 0
-    return out.game_points if out.winner == player else -out.game_points
+    assert deal.outcome is not None
+    return deal.outcome.value_for(player)
 
 
 def play(job: tuple[int, int]) -> list[Record]:

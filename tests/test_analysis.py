@@ -22,9 +22,7 @@ BIGGER = Puzzle.parse("tompa CTK.DAK.HQ/?CQJ.DTQJ.HT.SJA 3 QS 0 15/27 1/2")
 
 
 def _score(outcome: Outcome, player: int) -> int:
-    if outcome.winner is None:
-        return 0
-    return outcome.game_points if outcome.winner == player else -outcome.game_points
+    return outcome.value_for(player)
 
 
 def _minimax(deal: Deal, player: int) -> int:

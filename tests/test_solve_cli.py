@@ -53,7 +53,7 @@ def test_solve_a_record_cut_part_way_gives_value_line_and_actions() -> None:
     assert got["pv"] and got["pv"][0] in got["actions"]
     outcome = line.outcome
     assert outcome is not None
-    won = outcome.game_points if outcome.winner == deal.to_move else -outcome.game_points
+    won = outcome.value_for(deal.to_move)
     assert won == got["value"]
 
 

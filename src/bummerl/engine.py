@@ -80,6 +80,18 @@ class Outcome:
         """The contract's ``result`` object."""
         return {"winner": self.winner, "game_points": self.game_points, "reason": self.reason}
 
+    def value_for(self, player: int) -> int:
+        """Game points for ``player``: positive when they won, negative when they lost, 0 for a draw.
+
+        >>> Outcome(1, 2, "claim").value_for(0), Outcome(1, 2, "claim").value_for(1)
+        (-2, 2)
+        >>> Outcome(None, 0, "draw").value_for(1)
+        0
+        """
+        if self.winner is None:
+            return 0
+        return self.game_points if self.winner == player else -self.game_points
+
 
 class Trick(NamedTuple):
     """One finished trick: who led, the two cards, who won."""

@@ -245,10 +245,7 @@ def _book(out: ChunkResult, a_seat: int, result: DealResult) -> None:
     """Record a deal; a fault's deal number counts from the chunk's start (the runner adds the offset)."""
     outcome = result.outcome
     number = len(out.points)
-    if outcome.winner is None:
-        out.points.append(0)
-    else:
-        out.points.append(outcome.game_points if outcome.winner == a_seat else -outcome.game_points)
+    out.points.append(outcome.value_for(a_seat))
     out.reasons[outcome.reason] += 1
     if result.fault_seat is not None:
         slot = 0 if result.fault_seat == a_seat else 1

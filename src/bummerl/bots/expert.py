@@ -148,7 +148,7 @@ class ExpertBot(PimcBot):
             after = deal.copy()
             after.apply(action)
             if after.outcome is not None:
-                ended += w * table[_result(after, me) + 3]
+                ended += w * table[after.outcome.value_for(me) + 3]
                 continue
             for b, v in self.values(after).items():
                 totals[b] = totals.get(b, 0.0) + w * table[v + 3]
@@ -180,15 +180,6 @@ class ExpertBot(PimcBot):
                 mine = min(table[3 - v] for v in truth.values())
             total += w * mine
         return total / sum(weights)
-
-
-def _result(deal: Deal, player: int) -> int:
-    """Game points of a finished deal for ``player`` (negative if the opponent won them)."""
-    out = deal.outcome
-    assert out is not None
-    if out.winner is None:
-        return 0
-    return out.game_points if out.winner == player else -out.game_points
 
 
 def make_expert(seed: int | None = None) -> ExpertBot:

@@ -33,9 +33,7 @@ def outcome_value(outcome: Outcome, player: int) -> int:
     >>> outcome_value(Outcome(1, 2, "claim"), 0), outcome_value(Outcome(None, 0, "draw"), 1)
     (-2, 0)
     """
-    if outcome.winner is None:
-        return 0
-    return outcome.game_points if outcome.winner == player else -outcome.game_points
+    return outcome.value_for(player)
 
 
 def _state(deal: Deal) -> tuple[object, ...]:
