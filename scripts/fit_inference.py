@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
 from bummerl.bots import make_bot
+from bummerl.bots.inference import tilt_context
 from bummerl.bots.pimc import PimcBot, action_values
 from bummerl.engine import Deal
 from bummerl.rules import Rules
@@ -30,17 +31,6 @@ from bummerl.view import View
 
 #: A decision's record: its context, the true deal's value, the sampled worlds' values and weights.
 Record = tuple[str, int, list[int], list[float]]
-
-
-def context(view: View) -> str | None:
-    """The context a decision's tilt is fitted in; None once the talon is exhausted (nothing hidden)."""
-    if view.closed_by >= 0:
-        if view.closed_by == view.seat:
-            return "I closed"
-        return "opponent closed, I follow" if view.lead_card is not None else "opponent closed, I lead"
-    if not view.talon_open:
-        return None
-    return "last open trick" if view.talon_size <= 2 else "talon open, earlier"
 
 
 def play(job: tuple[int, int, int]) -> tuple[Counter[str], list[Record]]:
@@ -62,7 +52,7 @@ def play(job: tuple[int, int, int]) -> tuple[Counter[str], list[Record]]:
         elif "marry" in kinds:
             counts["marriage chances"] += 1
             counts["declared"] += action.kind == "marry"
-        ctx = context(view)
+        ctx = tilt_context(view)
         if ctx is not None and len(view.legal_actions) > 1:
             deals, weights = sampler.sample(view)
             sampled = [max(action_values(d).values()) for d in deals]

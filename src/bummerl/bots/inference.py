@@ -38,8 +38,8 @@ from bummerl.view import View
 
 __all__ = [
     "LAST_OPEN_TRICK_TILT", "LEAD_BETA", "MISSED_EXCHANGE", "MISSED_MARRIAGE",
-    "OPPONENT_CLOSED_LEAD_TILT", "OPPONENT_CLOSED_TILT", "Evidence", "evidence", "follow_was_legal",
-    "lead_likelihood", "world_tilt", "world_weight",
+    "OPPONENT_CLOSED_LEAD_TILT", "OPPONENT_CLOSED_TILT", "TILTS", "Evidence", "evidence",
+    "follow_was_legal", "lead_likelihood", "tilt_context", "world_tilt", "world_weight",
 ]
 
 #: How much less likely a world is per lead in which the opponent surely held the trump jack (nine) and did
@@ -59,6 +59,12 @@ MISSED_MARRIAGE = 0.55
 OPPONENT_CLOSED_TILT = -0.34
 OPPONENT_CLOSED_LEAD_TILT = -0.46
 LAST_OPEN_TRICK_TILT = -0.26
+#: The tilt of each context of :func:`tilt_context` (a context not named here is not tilted).
+TILTS: dict[str, float] = {
+    "opponent closed, I lead": OPPONENT_CLOSED_TILT,
+    "opponent closed, I follow": OPPONENT_CLOSED_LEAD_TILT,
+    "last open trick": LAST_OPEN_TRICK_TILT,
+}
 #: How sharply a world is discounted for each game point the opponent's lead to the current trick would
 #: have thrown away in it (open-card): the weight is ``exp(-LEAD_BETA * loss)``.
 LEAD_BETA = 0.5
@@ -241,6 +247,23 @@ def world_weight(view: View) -> Callable[[Deal], float]:
     return weight
 
 
+def tilt_context(view: View) -> str | None:
+    """Which context of the tilts a decision is in (the tilts are fitted per context by
+    ``scripts/fit_inference.py``); None once the talon is exhausted and nothing is hidden.
+
+    >>> from bummerl import Deal, Rules
+    >>> tilt_context(View.of(Deal.random(Rules.preset("standard"), 2), 0))
+    'talon open, earlier'
+    """
+    if view.closed_by >= 0:
+        if view.closed_by == view.seat:
+            return "I closed"
+        return "opponent closed, I follow" if view.lead_card is not None else "opponent closed, I lead"
+    if not view.talon_open:
+        return None
+    return "last open trick" if view.talon_size <= 2 else "talon open, earlier"
+
+
 def world_tilt(view: View) -> float:
     """The tilt of the worlds for ``view`` (see the constants above): what a close, or the play that led
     to the last trick before the talon runs out, says beyond the cards themselves.
@@ -254,13 +277,8 @@ def world_tilt(view: View) -> float:
     >>> world_tilt(View.of(deal, 1)), world_tilt(View.of(deal, 0))
     (-0.34, 0.0)
     """
-    if view.closed_by >= 0:
-        if view.closed_by == view.seat:
-            return 0.0
-        return OPPONENT_CLOSED_LEAD_TILT if view.lead_card is not None else OPPONENT_CLOSED_TILT
-    if view.talon_open and view.talon_size <= 2:
-        return LAST_OPEN_TRICK_TILT
-    return 0.0
+    context = tilt_context(view)
+    return TILTS.get(context, 0.0) if context else 0.0
 
 
 def lead_likelihood(
