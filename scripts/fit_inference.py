@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
-import time
 from collections import Counter, defaultdict
-from concurrent.futures import ProcessPoolExecutor
+
+from selfplay_jobs import run_jobs
 
 from bummerl.bots import make_bot
 from bummerl.bots.inference import tilt_context
@@ -92,20 +91,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=50000)
     args = parser.parse_args(argv)
     jobs = [(args.seed + k, args.samples, args.seed + 7 * k) for k in range(args.deals)]
-    start = time.perf_counter()
     counts: Counter[str] = Counter()
     by_context: dict[str, list[Record]] = defaultdict(list)
-    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
-    results = pool.map(play, jobs, chunksize=4) if pool else map(play, jobs)
-    for i, (c, records) in enumerate(results, 1):
+    for c, records in run_jobs(play, jobs, args.workers, chunksize=4, every=50):
         counts.update(c)
         for r in records:
             by_context[r[0]].append(r)
-        if i % 50 == 0 or i == len(jobs):
-            print(f"\r{i}/{len(jobs)} deals, {time.perf_counter() - start:.0f}s", end="", file=sys.stderr)
-    if pool:
-        pool.shutdown()
-    print(file=sys.stderr)
     print(f"exchanged at {counts['exchanged']} of {counts['exchange chances']} leads where it could; "
           f"declared a marriage at {counts['declared']} of {counts['marriage chances']}")
     for ctx in sorted(by_context):

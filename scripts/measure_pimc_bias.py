@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
-import time
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
+
+from selfplay_jobs import run_jobs
 
 from bummerl.actions import Action
 from bummerl.bots.expert import ExpertBot
@@ -91,12 +90,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=70000)
     args = parser.parse_args(argv)
     jobs = [(args.seed + k, args.playouts) for k in range(args.deals)]
-    start = time.perf_counter()
     plain: dict[str, list[float]] = defaultdict(list)
     fused: dict[str, list[float]] = defaultdict(list)
-    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
-    results = pool.map(play, jobs, chunksize=2) if pool else map(play, jobs)
-    for i, records in enumerate(results, 1):
+    for records in run_jobs(play, jobs, args.workers, chunksize=2, every=20):
         for rec in records:
             est_play, _, real_play = rec["play"]
             for kind in KINDS:
@@ -104,11 +100,6 @@ def main(argv: list[str] | None = None) -> None:
                     est, fusion_est, real = rec[kind]
                     plain[kind].append((real - real_play) - (est - est_play))
                     fused[kind].append((real - real_play) - (fusion_est - est_play))
-        if i % 20 == 0 or i == len(jobs):
-            print(f"\r{i}/{len(jobs)} deals, {time.perf_counter() - start:.0f}s", end="", file=sys.stderr)
-    if pool:
-        pool.shutdown()
-    print(file=sys.stderr)
     for kind in KINDS:
         if plain[kind]:
             print(f"{kind:9s} against playing on: PIMC {summary(plain[kind])}; fusion repair "

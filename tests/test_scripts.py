@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -13,6 +14,8 @@ SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 
 def load(name: str) -> ModuleType:
+    if str(SCRIPTS) not in sys.path:  # the scripts import their sibling selfplay_jobs
+        sys.path.insert(0, str(SCRIPTS))
     spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
