@@ -76,8 +76,9 @@ def main(argv: list[str] | None = None) -> None:
         "presets": {},
     }
     # Presets not measured in this run keep their earlier entries.
-    presets: dict[str, Any] = json.loads(args.out.read_text(encoding="utf-8"))["presets"] if (
-        args.out.exists()) else {}
+    presets: dict[str, Any] = {}
+    if args.out.exists():
+        presets = json.loads(args.out.read_text(encoding="utf-8"))["presets"]
     for i, preset in enumerate(args.presets):
         start = time.perf_counter()
         jobs = [(args.bot, preset, args.seed * 1_000_003 + i * 100_000 + k) for k in range(args.deals)]
