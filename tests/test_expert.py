@@ -13,6 +13,7 @@ from bummerl.rules import Rules
 from bummerl.view import View
 
 STANDARD = Rules.preset("standard")
+TABLE = (-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0)  # game points as they are
 PLAY = Action.parse
 
 
@@ -27,7 +28,7 @@ def face_down(deal: Deal) -> Card:
 def plain(seed: int = 1, **kw: object) -> ExpertBot:
     """The expert with every repair off unless asked for."""
     opts: dict[object, object] = {"bummerl": False, "infer": False, "fusion": False, "pv_worlds": 0,
-                                  "close_bias": 0.0}
+                                  "close_bias": 0.0, "lookahead": 0}
     opts.update(kw)
     return ExpertBot(seed, 10, 10, **opts)  # type: ignore[arg-type]
 
@@ -115,3 +116,35 @@ def test_hidden_cards_do_not_change_its_choice() -> None:
         return ExpertBot(seed, samples=3, fusion=True, pv_worlds=2, read_leads=True)
 
     assert same_choice_on_twins(make, late, seed=64) >= 6
+
+
+def test_lookahead_in_a_single_world_is_its_open_card_value() -> None:
+    from bummerl.bots.pimc import action_values
+
+    bot = plain()
+    checked = 0
+    for deal in random_positions(STANDARD, 40, seed=63):
+        if deal.outcome is not None:
+            continue
+        solved = action_values(deal)
+        for action, value in solved.items():
+            assert bot._own_next([deal], [1.0], action, TABLE) == TABLE[value + 3]
+        checked += 1
+    assert checked >= 20
+
+
+def test_lookahead_never_values_an_action_above_plain_pimc() -> None:
+    bot = plain(4, lookahead=8)
+    checked = 0
+    for deal in random_positions(STANDARD, 60, seed=64):
+        view = View.of(deal, deal.to_move)
+        if deal.outcome is not None or not view.talon_open or len(view.legal_actions) < 2:
+            continue
+        deals, weights = bot.sample(view)
+        pimc = plain(4).evaluate(view)
+        for action in view.legal_actions:
+            assert bot._own_next(deals, weights, action, TABLE) <= pimc[action] + 1e-9
+        checked += 1
+        if checked == 8:
+            break
+    assert checked == 8

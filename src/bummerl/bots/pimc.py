@@ -161,14 +161,15 @@ class PimcBot:
             return max(1, self.early_samples // 4)
         return self.early_samples
 
-    def sample(self, view: View) -> tuple[list[Deal], list[float]]:
-        """This decision's worlds and their weights: ``samples`` of them (fewer in the first tricks).
+    def sample(self, view: View, n: int | None = None) -> tuple[list[Deal], list[float]]:
+        """This decision's worlds and their weights: ``n`` of them, by default ``samples`` (fewer in the
+        first tricks).
 
         With ``infer`` a pool three times as large is weighted by the inference and ``samples`` worlds
         it does not rule out are kept (all of the pool if it rules out every one)."""
         from bummerl.search.worlds import worlds
 
-        n = self.budget(view)
+        n = self.budget(view) if n is None else n
         seed = decision_seed(self.seed, view)
         if not self.infer:
             ws = worlds(view, samples=n, seed=seed)

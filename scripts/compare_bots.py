@@ -1,0 +1,138 @@
+"""Compare two versions of a bot against the same opponent with common random numbers.
+
+Both versions play the same deals from both seats, with the same seeds for themselves and for the
+opponent. Where they choose alike the deals play out alike, so only the deals where they part ways add
+noise: a small difference shows up in far fewer deals than in two separate arena runs.
+
+    python scripts/compare_bots.py expert "expert:lookahead=100" --opponent pimc --pairs 1000 --workers 2
+
+A spec is a bot name with optional keyword arguments for its class: ``expert:samples=200,infer=False``.
+The base version's deals can be kept in ``--cache FILE`` (JSON) and reused for the next variant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import math
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from selfplay_jobs import run_jobs
+
+from bummerl.arena.match import deck_deal, play_deal
+from bummerl.arena.stats import mean_interval
+from bummerl.bots.base import Bot
+from bummerl.rules import Rules
+
+CLASSES = {
+    "expert": "bummerl.bots.expert:ExpertBot",
+    "pimc": "bummerl.bots.pimc:PimcBot",
+    "heuristic": "bummerl.bots.heuristic:HeuristicBot",
+    "random": "bummerl.bots.random_bot:RandomBot",
+}
+
+
+def make(spec: str, seed: int) -> Bot:
+    """A bot from ``name`` or ``name:key=value,...`` (values are Python literals)."""
+    import importlib
+
+    name, _, args = spec.partition(":")
+    if name not in CLASSES:
+        raise SystemExit(f"unknown bot {name!r}; known: {', '.join(CLASSES)}")
+    module, _, attr = CLASSES[name].partition(":")
+    cls = getattr(importlib.import_module(module), attr)
+    kwargs: dict[str, Any] = {}
+    for item in filter(None, args.split(",")):
+        key, _, value = item.partition("=")
+        kwargs[key.strip()] = ast.literal_eval(value.strip())
+    bot: Bot = cls(seed, **kwargs)
+    return bot
+
+
+@dataclass(frozen=True)
+class Job:
+    spec: str
+    opponent: str
+    preset: str
+    seed: int
+    pair: int
+
+
+def play(job: Job) -> list[tuple[int, str, float]]:
+    """For each seat of deck pair ``job.pair``: the bot's signed game points, a digest of the deal's
+    actions, and the bot's thinking seconds."""
+    rules = Rules.preset(job.preset)
+    rng = Random(f"{job.seed}/compare/{job.pair}")
+    mine, theirs = rng.getrandbits(62), rng.getrandbits(62)
+    out = []
+    for seat in (0, 1):
+        bot, opp = make(job.spec, mine), make(job.opponent, theirs)
+        deal = deck_deal(rules, job.seed, job.pair)
+        clocks: tuple[list[int], list[int]] = ([], [])
+        bots = (bot, opp) if seat == 0 else (opp, bot)
+        result = play_deal(deal, bots, None, clocks)
+        digest = hashlib.sha1(" ".join(map(str, deal.history)).encode()).hexdigest()[:16]
+        out.append((result.outcome.value_for(seat), digest, sum(clocks[seat]) / 1e9))
+    return out
+
+
+def results(spec: str, args: argparse.Namespace, cache: dict[str, Any]) -> list[list[tuple[int, str, float]]]:
+    """Every deck pair's results for ``spec``, from the cache where it has them."""
+    key = f"{spec}|{args.opponent}|{args.rules}|{args.seed}"
+    known = cache.setdefault(key, {})
+    todo = [Job(spec, args.opponent, args.rules, args.seed, j)
+            for j in range(args.pairs) if str(j) not in known]
+    if todo:
+        print(f"{spec}: {len(todo)} deck pairs to play", file=sys.stderr)
+        for job, res in zip(todo, run_jobs(play, todo, args.workers, chunksize=2, every=10), strict=True):
+            known[str(job.pair)] = res
+    return [[tuple(x) for x in known[str(j)]] for j in range(args.pairs)]  # type: ignore[misc]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("base", help="the version compared against, e.g. expert")
+    parser.add_argument("variant", help="the version under test, e.g. expert:lookahead=100")
+    parser.add_argument("--opponent", default="pimc")
+    parser.add_argument("--pairs", type=int, default=500, help="deck pairs (each played from both seats)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", default="standard")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--cache", type=Path, help="a JSON file keeping every version's deals")
+    args = parser.parse_args()
+    cache: dict[str, Any] = json.loads(args.cache.read_text()) if args.cache and args.cache.exists() else {}
+    try:
+        base = results(args.base, args, cache)
+        variant = results(args.variant, args, cache)
+    finally:
+        if args.cache:
+            args.cache.write_text(json.dumps(cache))
+    pairs = list(zip(base, variant, strict=True))
+    diffs = [sum(v[0] - b[0] for b, v in zip(bp, vp, strict=True)) / 2 for bp, vp in pairs]
+    apart = sum(b[1] != v[1] for bp, vp in pairs for b, v in zip(bp, vp, strict=True))
+    mean, lo, hi = mean_interval(diffs)
+    for name, rows in ((args.base, base), (args.variant, variant)):
+        pts = [sum(r[0] for r in pair) / 2 for pair in rows]
+        m, lo_, hi_ = mean_interval(pts)
+        secs = sum(r[2] for pair in rows for r in pair)
+        print(f"{name:40s} vs {args.opponent}: {m:+.3f} [{lo_:+.3f}, {hi_:+.3f}] game pts/deal, "
+              f"{secs:.0f} s thinking")
+    deals = 2 * args.pairs
+    print(f"variant - base: {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] game pts/deal "
+          f"(±{(hi - lo) / 2:.3f}); {apart}/{deals} deals played differently ({apart / deals:.0%})")
+    if not math.isfinite(mean):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
