@@ -98,7 +98,7 @@ def results(spec: str, args: argparse.Namespace, cache: dict[str, Any]) -> list[
     return [[tuple(x) for x in known[str(j)]] for j in range(args.pairs)]  # type: ignore[misc]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("base", help="the version compared against, e.g. expert")
@@ -109,7 +109,7 @@ def main() -> None:
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--cache", type=Path, help="a JSON file keeping every version's deals")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     cache: dict[str, Any] = json.loads(args.cache.read_text()) if args.cache and args.cache.exists() else {}
     try:
         base = results(args.base, args, cache)

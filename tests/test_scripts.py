@@ -19,6 +19,7 @@ def load(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
@@ -61,3 +62,20 @@ def test_measure_pimc_bias_branches_the_decisions_where_closing_is_legal(
             assert -3 <= est <= 3 and -3 <= fused <= 3 and -3 <= real <= 3
     script.main(["--deals", "1", "--playouts", "1", "--seed", "70001"])
     assert "against playing on: PIMC" in capsys.readouterr().out
+
+
+def test_compare_bots_plays_both_versions_on_common_seeds(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    script = load("compare_bots")
+    tiny = "expert:samples=3,early_samples=2,lookahead=0"
+    cache = tmp_path / "cache.json"
+    common = ["--opponent", "pimc:samples=3,early_samples=2", "--pairs", "3", "--workers", "1",
+              "--seed", "5", "--cache", str(cache)]
+    script.main([tiny, tiny, *common])  # the same version twice: every deal alike
+    out = capsys.readouterr().out
+    assert "variant - base: +0.000" in out and "0/6 deals played differently" in out
+    script.main([tiny, "random", *common])  # the base comes from the cache, the variant is new
+    captured = capsys.readouterr()
+    assert "3 deck pairs to play" in captured.err and tiny not in captured.err
+    assert "0/6 deals played differently" not in captured.out
+    assert len(json.loads(cache.read_text(encoding="utf-8"))) == 2
