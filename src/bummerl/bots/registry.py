@@ -147,7 +147,7 @@ register("heuristic", "bummerl.bots.heuristic:make_heuristic",
 register("pimc", "bummerl.bots.pimc:make_pimc",
          "Perfect Information Monte Carlo: solves sampled worlds open-card")
 register("expert", "bummerl.bots.expert:make_expert",
-         "PIMC over 400 worlds, reads the opponent's play, plays for the Bummerl (the strongest)")
+         "PIMC looking one decision ahead, reads the opponent's play, plays for the Bummerl (strongest)")
 register("easy", "bummerl.bots.levels:make_easy",
          "level easy: the heuristic with a random card a quarter of the time")
 register("medium", "bummerl.bots.levels:make_medium", "level medium: the heuristic bot")
