@@ -3,6 +3,8 @@ for the Bummerl; reads only its view."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot_checks import all_preset_positions, random_positions, same_choice_on_twins, tompa_1_deal
 from bummerl.actions import CLOSE, Action
 from bummerl.bots.expert import ExpertBot
@@ -103,17 +105,20 @@ def test_an_opponent_blind_to_our_cards_never_makes_a_lead_worse() -> None:
     assert checked >= 3
 
 
-def test_always_returns_a_legal_action_in_random_positions_of_every_preset() -> None:
-    bot = ExpertBot(1, samples=3, early_samples=2, fusion=True, pv_worlds=2, read_leads=True)
+@pytest.mark.parametrize("lookahead", [0, 3])
+def test_always_returns_a_legal_action_in_random_positions_of_every_preset(lookahead: int) -> None:
+    bot = ExpertBot(1, samples=3, early_samples=2, fusion=True, pv_worlds=2, read_leads=True,
+                    lookahead=lookahead)
     for _name, deal in all_preset_positions(12, seed=62):
         view = View.of(deal, deal.to_move, score=(5, 2))
         assert bot.choose(view) in view.legal_actions
 
 
-def test_hidden_cards_do_not_change_its_choice() -> None:
+@pytest.mark.parametrize("lookahead", [0, 3])
+def test_hidden_cards_do_not_change_its_choice(lookahead: int) -> None:
     late = [d for d in random_positions(STANDARD, 120, seed=63) if d.talon_size <= 4][:30]
     def make(seed: int | None) -> ExpertBot:
-        return ExpertBot(seed, samples=3, fusion=True, pv_worlds=2, read_leads=True)
+        return ExpertBot(seed, samples=3, fusion=True, pv_worlds=2, read_leads=True, lookahead=lookahead)
 
     assert same_choice_on_twins(make, late, seed=64) >= 6
 

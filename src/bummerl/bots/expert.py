@@ -161,8 +161,10 @@ class ExpertBot(PimcBot):
         for a in view.legal_actions:
             if a.kind == "close" and self.close_bias:
                 means[a] -= self.close_bias * (table[-1] - table[0]) / 6  # game points -> table units
-        pv = self.pv_worlds > 0 and view.lead_card is None and _talon_now(view) <= self.pv_max_talon
-        if pv and (view.talon_open or view.closed_by >= 0):  # an exhausted talon hides nothing
+        # The presumed-value answer replaces plain values; next to the lookahead's lower ones it would
+        # not compare fairly, so it is used only with the lookahead off.
+        pv = self.pv_worlds > 0 and not look and view.lead_card is None
+        if pv and _talon_now(view) <= self.pv_max_talon and _hides_cards(view):
             for a in view.legal_actions:
                 if a.kind == "play":
                     means[a] = self._presumed_lead(view, deals, weights, a, table, seed)
