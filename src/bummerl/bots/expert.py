@@ -59,7 +59,7 @@ from random import Random
 
 from bummerl.actions import Action
 from bummerl.bots.inference import world_tilt
-from bummerl.bots.pimc import EARLY_CARDS, PimcBot, action_values, decision_seed
+from bummerl.bots.pimc import EARLY_CARDS, PimcBot, action_values, cards_left, decision_seed
 from bummerl.bummerl_value import outcome_values
 from bummerl.engine import Deal
 from bummerl.view import View
@@ -96,10 +96,6 @@ def _talon_now(view: View) -> int:
 def _hides_cards(view: View) -> bool:
     """False once the talon is exhausted: then every card is known."""
     return view.talon_open or view.closed_by >= 0
-
-
-def _cards_left(view: View) -> int:
-    return view.rules.pack_size - 2 * len(view.tricks) - (view.lead_card is not None)
 
 
 class ExpertBot(PimcBot):
@@ -139,7 +135,7 @@ class ExpertBot(PimcBot):
 
     def evaluate(self, view: View) -> dict[Action, float]:
         """The value of every legal action, with the repairs of the module's note."""
-        look = self.lookahead > 0 and _hides_cards(view) and _cards_left(view) < EARLY_CARDS
+        look = self.lookahead > 0 and _hides_cards(view) and cards_left(view) < EARLY_CARDS
         deals, weights = self.sample(view, self.lookahead if look else None)
         seed = decision_seed(self.seed, view)
         table = outcome_values(view.rules, view.score if self.bummerl else None, view.seat, view.dealer)

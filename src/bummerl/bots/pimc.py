@@ -32,7 +32,7 @@ from bummerl.bummerl_value import outcome_values
 from bummerl.engine import Deal
 from bummerl.view import View
 
-__all__ = ["PimcBot", "action_values", "decision_seed", "make_pimc", "mean_values"]
+__all__ = ["PimcBot", "action_values", "cards_left", "decision_seed", "make_pimc", "mean_values"]
 
 #: Worlds a PIMC decision solves by default, and fewer in the first tricks where solving costs most.
 SAMPLES = 60
@@ -55,6 +55,16 @@ def action_values(deal: Deal) -> dict[Action, int]:
     from bummerl.search import solve_actions
 
     return solve_actions(deal)
+
+
+def cards_left(view: View) -> int:
+    """Cards still to be played in the deal (both hands and the talon), the measure of what a solve costs.
+
+    >>> from bummerl import Deal, Rules
+    >>> cards_left(View.of(Deal.random(Rules.preset("standard"), 1), 0))
+    20
+    """
+    return view.rules.pack_size - 2 * len(view.tricks) - (view.lead_card is not None)
 
 
 def decision_seed(seed: int | None, view: View) -> int:
@@ -154,7 +164,7 @@ class PimcBot:
         >>> [bot.budget(View.of(Deal.random(Rules.preset(p), 1), 0)) for p in ("standard", "sixty-six")]
         [32, 8]
         """
-        left = view.rules.pack_size - 2 * len(view.tricks) - (view.lead_card is not None)
+        left = cards_left(view)
         if not view.talon_open or left < EARLY_CARDS:
             return self.samples
         if left >= DEAR_CARDS:
