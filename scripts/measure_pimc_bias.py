@@ -13,12 +13,12 @@ interval; for close, exchange and marry the same with the one-step fusion repair
 from __future__ import annotations
 
 import argparse
-import math
 from collections import defaultdict
 
 from selfplay_jobs import run_jobs
 
 from bummerl.actions import Action
+from bummerl.arena.stats import mean_interval
 from bummerl.bots.expert import ExpertBot
 from bummerl.bots.pimc import PimcBot
 from bummerl.engine import Deal
@@ -74,11 +74,9 @@ def play(job: tuple[int, int]) -> list[Record]:
 
 
 def summary(values: list[float]) -> str:
-    """Mean and 95% half-width."""
-    n = len(values)
-    mean = sum(values) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    return f"{mean:+.3f} ±{1.96 * sd / math.sqrt(n):.3f} (n={n})"
+    """Mean and half-width of its 95% interval (the arena's t interval)."""
+    mean, lo, hi = mean_interval(values)
+    return f"{mean:+.3f} ±{(hi - lo) / 2:.3f} (n={len(values)})"
 
 
 def main(argv: list[str] | None = None) -> None:
