@@ -17,7 +17,7 @@ from typing import Protocol, runtime_checkable
 from bummerl.actions import Action
 from bummerl.view import View
 
-__all__ = ["Action", "Bot"]
+__all__ = ["Action", "Bot", "forced_action"]
 
 
 @runtime_checkable
@@ -35,3 +35,18 @@ class Bot(Protocol):
     def choose(self, view: View) -> Action:
         """Return one of ``view.legal_actions``."""
         ...
+
+
+def forced_action(view: View) -> Action | None:
+    """The one legal action when there is no choice, else None; a view whose seat is not to move is an
+    error (``ValueError``).
+
+    >>> from bummerl import Deal, Rules
+    >>> deal = Deal.random(Rules.preset("standard"), 5)
+    >>> forced_action(View.of(deal, deal.to_move)) is None
+    True
+    """
+    legal = view.legal_actions
+    if not legal:
+        raise ValueError("the seat is not to move in this view")
+    return legal[0] if len(legal) == 1 else None

@@ -22,6 +22,7 @@ from math import comb
 from random import Random
 
 from bummerl.actions import CLAIM, CLOSE, EXCHANGE, PASS, Action
+from bummerl.bots.base import forced_action
 from bummerl.cards import POINTS, SUIT_MASKS, cards_in
 from bummerl.view import View
 
@@ -212,11 +213,9 @@ class HeuristicBot:
 
     def choose(self, view: View) -> Action:
         """The action these rules of thumb pick for ``view`` (one of ``view.legal_actions``)."""
+        if (forced := forced_action(view)) is not None:
+            return forced
         legal = view.legal_actions
-        if not legal:
-            raise ValueError("the seat is not to move in this view")
-        if len(legal) == 1:
-            return legal[0]
         plays = [a for a in legal if a.kind == "play"]
         s = _Situation(view)
         if self.blunder and plays and self.rng.random() < self.blunder and not (

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from random import Random
 
 from bummerl.actions import CLAIM, Action
+from bummerl.bots.base import forced_action
 from bummerl.bots.heuristic import HeuristicBot
 from bummerl.bummerl_value import outcome_values
 from bummerl.engine import Deal
@@ -139,12 +140,9 @@ class PimcBot:
 
     def choose(self, view: View) -> Action:
         """The action with the best mean over the sampled worlds."""
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError("the seat is not to move in this view")
-        if len(legal) == 1:
-            return legal[0]
-        if CLAIM in legal and view.points[view.seat] >= 66:
+        if (forced := forced_action(view)) is not None:
+            return forced
+        if CLAIM in view.legal_actions and view.points[view.seat] >= 66:
             return CLAIM  # a correct claim is never worse than playing on (rules.md 7)
         means = self.evaluate(view)
         return self.pick(view, means)
