@@ -1,10 +1,11 @@
-"""Small bots for the arena tests: deterministic, failing in chosen ways, or recording what they see.
+"""Small bots for the tests: scripted, deterministic, failing in chosen ways, or recording what they see.
 
 ``register_test_bots`` registers them (in a private copy of the registry) under their names.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 from typing import Any
 
@@ -14,6 +15,22 @@ from bummerl.actions import ACTIONS, Action
 from bummerl.bots import registry
 from bummerl.engine import Deal, Outcome
 from bummerl.view import View
+
+
+class Script:
+    """A computer that plays the given actions in order, then the first legal one."""
+
+    name = "script"
+
+    def __init__(self, actions: Sequence[str]) -> None:
+        self.actions = list(actions)
+
+    def choose(self, view: View) -> Action:
+        while self.actions:
+            action = Action.parse(self.actions.pop(0))
+            if action in view.legal_actions:
+                return action
+        return view.legal_actions[0]
 
 
 class FirstBot:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from arena_bots import Script
 from bummerl.actions import Action
 from bummerl.bots.random_bot import RandomBot
 from bummerl.cards import Card, parse_cards
@@ -20,22 +21,6 @@ SCRIPTED_DECK = "JH KH QH JC QC KC AH AS TS TC AC JD QD KD TD AD TH JS QS KS"
 
 def deck(codes: str) -> list[int]:
     return [int(c) for c in parse_cards(codes)]
-
-
-class Script:
-    """A computer that plays the given actions in order, then the first legal one."""
-
-    name = "script"
-
-    def __init__(self, actions: Sequence[str]) -> None:
-        self.actions = list(actions)
-
-    def choose(self, view: View) -> Action:
-        while self.actions:
-            action = Action.parse(self.actions.pop(0))
-            if action in view.legal_actions:
-                return action
-        return view.legal_actions[0]
 
 
 def scripted_table(computer: Sequence[str] = ("play JC", "play AC"), rules: str = "standard") -> Table:

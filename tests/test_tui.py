@@ -12,6 +12,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import RichLog
 
+from arena_bots import Script
 from bummerl.actions import Action
 from bummerl.cards import parse_cards
 from bummerl.rules import Rules
@@ -20,27 +21,10 @@ from bummerl.table import FirstLegal
 from bummerl.tui.app import BummerlApp, sorted_hand
 from bummerl.tui.screens import DealSummaryScreen, GameOverScreen
 from bummerl.tui.session import PlaySession
-from bummerl.view import View
 
 # You (seat 0, forehand) get JH KH QH + AS TS; the computer JC QC KC + TC AC; the trump card is AH.
 SCRIPTED_DECK = "JH KH QH JC QC KC AH AS TS TC AC JD QD KD TD AD TH JS QS KS"
 SIZE = (110, 32)
-
-
-class Script:
-    """A computer that plays the given actions in order, then the first legal one."""
-
-    name = "script"
-
-    def __init__(self, actions: Sequence[str]) -> None:
-        self.actions = list(actions)
-
-    def choose(self, view: View) -> Action:
-        while self.actions:
-            action = Action.parse(self.actions.pop(0))
-            if action in view.legal_actions:
-                return action
-        return view.legal_actions[0]
 
 
 def session(tmp_path: Path, decks: Sequence[str] = (SCRIPTED_DECK,), rules: str = "standard",
