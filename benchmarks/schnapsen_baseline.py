@@ -16,13 +16,13 @@ import statistics
 import sys
 import time
 from importlib import metadata
-from typing import Optional
 
 try:
     from schnapsen.bots import RandBot
     from schnapsen.game import Move, PlayerPerspective, SchnapsenGamePlayEngine
 except ImportError as exc:
-    print(f"error: cannot import schnapsen ({exc}); install it with: pip install schnapsen==0.0.5", file=sys.stderr)
+    print(f"error: cannot import schnapsen ({exc}); install it with: pip install schnapsen==0.0.5",
+          file=sys.stderr)
     sys.exit(2)
 
 
@@ -31,7 +31,7 @@ class CountingRandBot(RandBot):
 
     moves = 0
 
-    def get_move(self, perspective: PlayerPerspective, leader_move: Optional[Move]) -> Move:
+    def get_move(self, perspective: PlayerPerspective, leader_move: Move | None) -> Move:
         CountingRandBot.moves += 1
         return super().get_move(perspective, leader_move)
 
@@ -48,7 +48,7 @@ def play_deals(deals: int, seed: int, bot_class: type[RandBot] = RandBot) -> flo
     return time.perf_counter() - start
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=2000, help="deals per repeat (default 2000)")
     parser.add_argument("--repeats", type=int, default=5, help="timed repeats (default 5)")

@@ -13,10 +13,11 @@ import pytest
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 
 
-def load(name: str) -> ModuleType:
+def load(name: str, folder: Path = SCRIPTS) -> ModuleType:
+    """Import ``folder/name.py`` (a script, or a benchmark) as module ``name``."""
     if str(SCRIPTS) not in sys.path:  # the scripts import their sibling selfplay_jobs
         sys.path.insert(0, str(SCRIPTS))
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up there
