@@ -196,28 +196,8 @@ def test_replaying_the_history_from_the_deck_reaches_the_same_deal(rules: Rules,
 
 
 def rebuild(deal: Deal) -> Deal:
-    """The same position set up with Deal.from_state from what the deal holds now."""
-    return Deal.from_state(
-        deal.rules,
-        hands=(deal.hands[0], deal.hands[1]),
-        talon=deal.talon,
-        trump_card=deal.trump_card if deal.talon_size else None,
-        trump_suit=deal.trump,
-        leader=deal.leader,
-        lead=deal.lead if deal.lead >= 0 else None,
-        closed_by=deal.closed_by if deal.closed_by >= 0 else None,
-        close_snapshot=deal.close_snapshot,
-        tricks_won=deal.tricks,
-        card_points=(deal.card_points[0], deal.card_points[1]),
-        marriage_points=(deal.marriage_points[0], deal.marriage_points[1]),
-        pending=(deal.pending[0], deal.pending[1]),
-        marriages=deal.marriages,
-        exchanged=deal.exchanged,
-        married=deal.married,
-        claim_ok=deal.claim_ok,
-        dealer=deal.dealer,
-        trick_log=deal.trick_log,
-    )
+    """The same position set up with Deal.from_state from what the deal holds now (Deal.setup)."""
+    return Deal.from_state(deal.rules, **deal.setup())
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=IDS)

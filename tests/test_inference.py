@@ -111,3 +111,34 @@ def test_after_the_opponents_close_the_expert_fears_the_worlds_where_the_closer_
     tilted = ExpertBot(1, 400, 400, bummerl=False, values=values).choose(view)
     assert uniform == bold
     assert tilted == careful
+
+
+def test_a_lead_weighs_what_it_throws_away_in_the_position_before_it() -> None:
+    """The weight of the true world is exp(-beta * loss), the loss read from the deal just before the lead."""
+    from math import exp, isclose
+    from random import Random
+
+    from bummerl.actions import CLAIM
+    from bummerl.bots.pimc import action_values
+
+    checked = 0
+    for seed in range(100):
+        deal, rng = Deal.random(Rules.preset("standard"), seed), Random(seed)
+        for _ in range(rng.randrange(0, 8)):
+            if deal.is_over:
+                break
+            deal.apply(rng.choice([a for a in deal.legal_actions() if a is not CLAIM]))
+        if deal.is_over or deal.lead_card is not None or deal.married >= 0:
+            continue
+        plays = [a for a in deal.legal_actions() if a.kind == "play"]
+        if not plays or CLAIM in deal.legal_actions():
+            continue
+        before = deal.copy()
+        lead = rng.choice(plays)
+        deal.apply(lead)
+        q = action_values(before)
+        weight = inference.lead_likelihood(View.of(deal, deal.to_move), action_values, beta=0.7)
+        assert weight is not None
+        assert isclose(weight(deal), exp(-0.7 * (max(q.values()) - q[lead])))
+        checked += 1
+    assert checked >= 15

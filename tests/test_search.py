@@ -80,25 +80,9 @@ def random_position(rng: random.Random, rules: Rules, stop: Callable[[Deal], boo
 
 def set_up(deal: Deal) -> Deal:
     """The same position given to :meth:`Deal.from_state` (no deck, no trick record)."""
-    talon = deal.talon if deal.talon_size else []
-    return Deal.from_state(
-        deal.rules,
-        hands=(deal.hands[0], deal.hands[1]),
-        talon=[int(c) for c in talon],
-        trump_card=deal.trump_card if deal.talon_size else None,
-        trump_suit=deal.trump,
-        leader=deal.leader,
-        lead=deal.lead if deal.lead >= 0 else None,
-        closed_by=deal.closed_by if deal.closed_by >= 0 else None,
-        close_snapshot=deal.close_snapshot,
-        tricks_won=(deal.tricks_won[0], deal.tricks_won[1]),
-        card_points=(deal.card_points[0], deal.card_points[1]),
-        marriage_points=(deal.marriage_points[0], deal.marriage_points[1]),
-        pending=(deal.pending[0], deal.pending[1]),
-        married=deal.married,
-        claim_ok=deal.claim_ok,
-        dealer=deal.dealer,
-    )
+    setup = deal.setup()
+    setup["marriages"], setup["exchanged"], setup["trick_log"] = (), None, ()
+    return Deal.from_state(deal.rules, **setup)
 
 
 def assert_agrees(analyse: Analyse, deal: Deal) -> None:

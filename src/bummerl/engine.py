@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
-from typing import NamedTuple, cast
+from typing import NamedTuple, TypedDict, cast
 
 from bummerl.actions import (
     ACTIONS,
@@ -50,7 +50,7 @@ from bummerl.cards import (
 from bummerl.cards import card_points as card_points_of
 from bummerl.rules import Rules
 
-__all__ = ["Deal", "DeckError", "IllegalActionError", "Outcome", "Trick", "game_point_table"]
+__all__ = ["Deal", "DealSetup", "DeckError", "IllegalActionError", "Outcome", "Trick", "game_point_table"]
 
 NINE, JACK, QUEEN, KING = 0, 1, 2, 3
 
@@ -179,6 +179,30 @@ _STATE_FIELDS = (
 #: The state fields that are lists changed in place (push copies them), and the others.
 _LIST_FIELDS = ("hands", "tricks_won", "card_points", "marriage_points", "pending", "bonus")
 _SCALAR_FIELDS = tuple(f for f in _STATE_FIELDS if f not in _LIST_FIELDS)
+
+
+
+class DealSetup(TypedDict):
+    """The keywords of :meth:`Deal.from_state` that set a position up again (:meth:`Deal.setup`)."""
+
+    hands: tuple[int, int]
+    talon: Sequence[int]
+    trump_card: int | None
+    trump_suit: int | None
+    leader: int
+    lead: int | None
+    closed_by: int | None
+    close_snapshot: tuple[int, int]
+    tricks_won: tuple[int, int]
+    card_points: tuple[int, int]
+    marriage_points: tuple[int, int]
+    pending: tuple[int, int]
+    marriages: tuple[tuple[int, int], ...]
+    exchanged: tuple[int, Card, Card] | None
+    married: int
+    claim_ok: bool | None
+    dealer: int | None
+    trick_log: Sequence[Trick]
 
 
 class Deal:
@@ -488,6 +512,37 @@ class Deal:
             elif max(self.points) >= 66:
                 raise DeckError("with auto_claim a player with 66 points has already ended the deal")
         return self
+
+    def setup(self) -> DealSetup:
+        """The :meth:`from_state` keywords that set this position up again (without the deck and the
+        history); change some to set up a related position.
+
+        >>> d = Deal.random(Rules.preset("standard"), 3)
+        >>> d.apply(d.legal_actions()[0])
+        >>> again = Deal.from_state(d.rules, **d.setup())
+        >>> again.hands == d.hands and again.legal_actions() == d.legal_actions()
+        True
+        """
+        return DealSetup(
+            hands=(self.hands[0], self.hands[1]),
+            talon=[int(c) for c in self.talon],
+            trump_card=self.trump_card if self.talon_size else None,
+            trump_suit=self.trump,
+            leader=self.leader,
+            lead=self.lead if self.lead >= 0 else None,
+            closed_by=self.closed_by if self.closed_by >= 0 else None,
+            close_snapshot=self.close_snapshot,
+            tricks_won=self.tricks,
+            card_points=(self.card_points[0], self.card_points[1]),
+            marriage_points=(self.marriage_points[0], self.marriage_points[1]),
+            pending=(self.pending[0], self.pending[1]),
+            marriages=self.marriages,
+            exchanged=self.exchanged,
+            married=self.married,
+            claim_ok=self.claim_ok,
+            dealer=self.dealer,
+            trick_log=self.trick_log,
+        )
 
     def copy(self) -> Deal:
         """An independent copy (without the undo stack)."""

@@ -307,20 +307,13 @@ def lead_likelihood(
     action = Action.play(lead)
 
     def weight(world: Deal) -> float:
+        setup = world.setup()  # the world just before the lead: the card back in the opponent's hand
         hands = [world.hands[0], world.hands[1]]
         hands[opp] |= 1 << lead
-        talon_left = world.talon_size > 0
+        setup["hands"] = (hands[0], hands[1])
+        setup["leader"], setup["lead"], setup["married"], setup["claim_ok"] = opp, None, -1, False
         try:
-            before = Deal.from_state(
-                world.rules, hands=(hands[0], hands[1]), talon=[int(c) for c in world.talon],
-                trump_card=world.trump_card if talon_left else None, trump_suit=world.trump, leader=opp,
-                closed_by=world.closed_by if world.closed_by >= 0 else None,
-                close_snapshot=world.close_snapshot, tricks_won=world.tricks,
-                card_points=(world.card_points[0], world.card_points[1]),
-                marriage_points=(world.marriage_points[0], world.marriage_points[1]),
-                pending=(world.pending[0], world.pending[1]), marriages=world.marriages,
-                exchanged=world.exchanged, claim_ok=False, dealer=world.dealer, trick_log=world.trick_log,
-            )
+            before = Deal.from_state(world.rules, **setup)
         except DeckError:
             return 1.0
         q = values(before)
