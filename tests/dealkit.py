@@ -7,10 +7,12 @@ it from the deck to the hands); the layout tests check both directions against l
 from __future__ import annotations
 
 from collections.abc import Iterable
+from random import Random
 
 from bummerl import Card, Deal, Rules
 from bummerl.cards import card_points, cards_in, full_pack, mask_of, parse_cards
 from bummerl.engine import _STATE_FIELDS
+from bummerl.game import Bummerl
 
 STANDARD = Rules.preset("standard")
 SOFT = Rules.preset("soft")
@@ -116,3 +118,15 @@ def snapshot(deal: Deal) -> tuple[object, ...]:
     values.append(tuple(deal.history))
     values.append(deal.legal_actions())
     return tuple(values)
+
+
+def finished_game(preset: str, seed: int) -> Bummerl:
+    """A game to 7 played to its end by seeded random actions."""
+    game = Bummerl(Rules.preset(preset), seed=seed, first_dealer=seed % 2)
+    rng = Random(seed)
+    while not game.is_over:
+        if game.deal.is_over:
+            game.next_deal()
+        else:
+            game.apply(rng.choice(game.deal.legal_actions()))
+    return game

@@ -21,6 +21,7 @@ from bummerl.records import (
     read_records,
 )
 from bummerl.rules import PRESETS
+from dealkit import finished_game
 
 # Hand-checked (see tests/test_replay_cli.py for the derivation of every legal list).
 SOFT_DECK = "JH KS QS AC TC KC AH AS TS QC JC KH QH TH JS JD QD KD TD AD".split()  # noqa: SIM905
@@ -37,17 +38,6 @@ def record_text(**changes: Any) -> str:
 def play_randomly(deal: Deal, rng: Random, stop_after: int | None = None) -> None:
     while not deal.is_over and (stop_after is None or len(deal.history) < stop_after):
         deal.apply(rng.choice(deal.legal_actions()))
-
-
-def finished_game(preset: str, seed: int) -> Bummerl:
-    game = Bummerl(Rules.preset(preset), seed=seed, first_dealer=seed % 2)
-    rng = Random(seed)
-    while not game.is_over:
-        if game.deal.is_over:
-            game.next_deal()
-        else:
-            game.apply(rng.choice(game.deal.legal_actions()))
-    return game
 
 
 # ------------------------------------------------------------------------------------------ deal records
