@@ -6,8 +6,8 @@ every call of its ``choose`` is timed. Times are exact quantiles over the decisi
 - **all**: every decision, as the arena counts them (a bot answers a forced move, one legal action, at
   once, so these pull the median down);
 - **choices**: decisions with more than one legal action;
-- by phase, the choices in the first two tricks (20 or 19 cards still to be played in Schnapsen, where
-  the worlds are largest) and after.
+- by phase, the choices with 18 or more cards still to be played (the first two tricks of Schnapsen, the
+  first four of Sixty-Six, where the worlds are largest and the bots use their early budget) and after.
 
 The targets (issue 4, on a 2-core machine): ``expert`` median <= 1 s and p95 <= 3 s, ``pimc`` median
 <= 0.3 s, on all decisions; the verdict is printed per bot.
@@ -76,8 +76,8 @@ def report(name: str, records: list[tuple[int, int, int]]) -> list[str]:
     rows = [
         ("all", [t for _, _, t in records]),
         ("choices", [t for n, _, t in records if n > 1]),
-        ("  first two tricks", [t for n, c, t in records if n > 1 and c >= EARLY_CARDS]),
-        ("  later", [t for n, c, t in records if n > 1 and c < EARLY_CARDS]),
+        (f"  {EARLY_CARDS}+ cards left", [t for n, c, t in records if n > 1 and c >= EARLY_CARDS]),
+        (f"  under {EARLY_CARDS}", [t for n, c, t in records if n > 1 and c < EARLY_CARDS]),
     ]
     lines = []
     for label, ns in rows:
