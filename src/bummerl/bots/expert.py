@@ -101,7 +101,9 @@ def _hides_cards(view: View) -> bool:
 class ExpertBot(PimcBot):
     """PIMC over more worlds with inference and Bummerl values.
 
-    ``lookahead``: worlds for the one-step lookahead (0 turns it off). ``fusion``: the action kinds that
+    ``lookahead``: worlds for the one-step lookahead (0 turns it off), used while fewer than ``look_from``
+    cards are still to be played (a higher ``look_from`` uses it earlier, over the early budget of
+    worlds). ``fusion``: the action kinds that
     keep me on move and get the one-step repair where the lookahead is not used. ``pv_worlds``: a
     presumed-value opponent with that many worlds of its own, used once the talon holds at most
     ``pv_max_talon`` cards. ``read_leads``: discount worlds by the opponent's last lead."""
@@ -122,6 +124,7 @@ class ExpertBot(PimcBot):
         pv_max_talon: int = PV_MAX_TALON,
         read_leads: bool = False,
         lookahead: int = LOOKAHEAD,
+        look_from: int = EARLY_CARDS,
         name: str = "expert",
         values: Values = action_values,
     ) -> None:
@@ -132,11 +135,13 @@ class ExpertBot(PimcBot):
         self.pv_worlds = pv_worlds
         self.pv_max_talon = pv_max_talon
         self.lookahead = lookahead
+        self.look_from = look_from
 
     def evaluate(self, view: View) -> dict[Action, float]:
         """The value of every legal action, with the repairs of the module's note."""
-        look = self.lookahead > 0 and _hides_cards(view) and cards_left(view) < EARLY_CARDS
-        deals, weights = self.sample(view, self.lookahead if look else None)
+        left = cards_left(view)
+        look = self.lookahead > 0 and _hides_cards(view) and left < self.look_from
+        deals, weights = self.sample(view, self.lookahead if look and left < EARLY_CARDS else None)
         seed = decision_seed(self.seed, view)
         table = outcome_values(view.rules, view.score if self.bummerl else None, view.seat, view.dealer)
         tilt = world_tilt(view) if self.infer else 0.0
