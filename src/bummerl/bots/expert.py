@@ -81,7 +81,9 @@ CLOSE_BIAS = 0.17
 #: Worlds for the one-step lookahead (my next decision made once for what I will have seen), used from the
 #: third trick on while cards are hidden. Measured on 1000 deck pairs against PIMC, both seats, common
 #: seeds (scripts/compare_bots.py): +0.028 [-0.003, +0.058] game points per deal with 200 worlds, +0.034
-#: [+0.005, +0.063] with 400 at 2.2 times the thinking time.
+#: [+0.005, +0.063] with 400 at 2.2 times the thinking time. From the first trick on (``look_from=21``),
+#: against this default: +0.018 [-0.015, +0.051] at 2.4 times the thinking time, so the first two tricks
+#: keep plain PIMC.
 LOOKAHEAD = 200
 FUSION_KINDS = frozenset({"exchange"})
 ALL_FUSION_KINDS = frozenset({"exchange", "close", "marry"})
