@@ -105,10 +105,10 @@ class ExpertBot(PimcBot):
 
     ``lookahead``: worlds for the one-step lookahead (0 turns it off), used while fewer than ``look_from``
     cards are still to be played (a higher ``look_from`` uses it earlier, over the early budget of
-    worlds). ``fusion``: the action kinds that
-    keep me on move and get the one-step repair where the lookahead is not used. ``pv_worlds``: a
-    presumed-value opponent with that many worlds of its own, used once the talon holds at most
-    ``pv_max_talon`` cards. ``read_leads``: discount worlds by the opponent's last lead."""
+    worlds). ``fusion``: the action kinds that keep me on move and get the one-step repair where the
+    lookahead is not used. ``pv_worlds``: a presumed-value opponent with that many worlds of its own, used
+    once the talon holds at most ``pv_max_talon`` cards. ``read_leads``: discount worlds by the
+    opponent's last lead."""
 
     name = "expert"
 
