@@ -181,7 +181,6 @@ _LIST_FIELDS = ("hands", "tricks_won", "card_points", "marriage_points", "pendin
 _SCALAR_FIELDS = tuple(f for f in _STATE_FIELDS if f not in _LIST_FIELDS)
 
 
-
 class DealSetup(TypedDict):
     """The keywords of :meth:`Deal.from_state` that set a position up again (:meth:`Deal.setup`)."""
 
