@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from arena_bots import RecorderBot, register_test_bots
 from bummerl import Deal, Rules
 from bummerl.arena.match import (
     FORFEIT,
@@ -20,6 +19,7 @@ from bummerl.arena.match import (
     play_deal,
 )
 from bummerl.bots.random_bot import RandomBot
+from helpers.arena_bots import RecorderBot, register_test_bots
 
 STANDARD = Rules.preset("standard")
 

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from arena_bots import register_test_bots
 from bummerl import Rules
 from bummerl.arena import ArenaConfig, print_report, run_arena, to_csv, to_json
 from bummerl.arena.results import Interval, PairingRecord, labels_for, summarize
+from helpers.arena_bots import register_test_bots
 
 
 @pytest.fixture

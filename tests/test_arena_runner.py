@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from arena_bots import register_test_bots
 from bummerl import Rules
 from bummerl.arena import FORFEIT_POINTS, ArenaConfig, ArenaError, run_arena, to_json
 from bummerl.arena.runner import plan
+from helpers.arena_bots import register_test_bots
 
 VU = Rules.preset("vu")
 

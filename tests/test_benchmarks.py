@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from test_scripts import load as load_file
+from helpers.scripts import load as load_file
 
 load = partial(load_file, folder=Path(__file__).resolve().parent.parent / "benchmarks")
 

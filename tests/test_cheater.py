@@ -6,7 +6,6 @@ from random import Random
 
 import pytest
 
-from bot_checks import all_preset_positions
 from bummerl.arena.match import play_deal
 from bummerl.bots import bot_names, make_bot
 from bummerl.bots.cheater import CheaterBot
@@ -15,6 +14,7 @@ from bummerl.engine import Deal
 from bummerl.rules import Rules
 from bummerl.search import solve, solve_actions
 from bummerl.view import View
+from helpers.bot_checks import all_preset_positions
 
 
 def test_plays_an_open_card_optimal_action() -> None:

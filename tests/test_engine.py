@@ -9,7 +9,7 @@ import pytest
 
 from bummerl import Card, Deal, DeckError, IllegalActionError, Outcome, Rules, Trick
 from bummerl.actions import Action
-from dealkit import SIXTY_SIX, STANDARD, TOMPA, arrange, hand, legal, position, run, snapshot
+from helpers.dealkit import SIXTY_SIX, STANDARD, TOMPA, arrange, hand, legal, position, run, snapshot
 
 # --------------------------------------------------------------------------- apply, errors
 

@@ -6,7 +6,7 @@ import pytest
 
 from bummerl import Card, Deal
 from bummerl.cards import full_pack, parse_cards
-from dealkit import SIXTY_SIX, STANDARD, arrange, cards, deck_for, hand, run
+from helpers.dealkit import SIXTY_SIX, STANDARD, arrange, cards, deck_for, hand, run
 
 DECK20 = "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC AC JS TS QD"
 DECK24 = "QH TC AS JD KD QS AH KS TD 9C JH KH AD 9H JC QC TH KC AC JS TS QD 9D 9S"

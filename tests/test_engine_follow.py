@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bummerl import Card, Deal, IllegalActionError
-from dealkit import STANDARD, arrange, legal, position, run
+from helpers.dealkit import STANDARD, arrange, legal, position, run
 
 # Spades are trumps. Player 0 has led; player 1 follows. The talon is exhausted (strict play).
 

@@ -6,7 +6,7 @@ import pytest
 
 from bummerl import Card, IllegalActionError, Rules
 from bummerl.actions import CLAIM, CLOSE, EXCHANGE, PASS, Action
-from dealkit import SHARP, SIXTY_SIX, SOFT, STANDARD, TOMPA, VU, arrange, legal, position, run
+from helpers.dealkit import SHARP, SIXTY_SIX, SOFT, STANDARD, TOMPA, VU, arrange, legal, position, run
 
 # Player 0 is the non-dealer and leads first; hearts are trumps (the ace of hearts is turned up).
 HAND_WITH_JACK = "JH AS KS QC JC"

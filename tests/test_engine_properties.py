@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bummerl import Deal, IllegalActionError, Rules, View
 from bummerl.actions import ACTIONS
 from bummerl.cards import card_points, mask_of
-from dealkit import PRESET_NAMES, full_mask, snapshot
+from helpers.dealkit import PRESET_NAMES, full_mask, snapshot
 
 VARIANTS: list[Rules] = [Rules.preset(n) for n in PRESET_NAMES] + [
     Rules.preset("standard").replace(false_claim="mirror", closing_scoring="tournament"),

@@ -8,7 +8,7 @@ import pytest
 
 from bummerl import Card, Deal, Outcome, Rules
 from bummerl.engine import game_point_table
-from dealkit import SIXTY_SIX, SOFT, STANDARD, TOMPA, VU, arrange, legal, position, run
+from helpers.dealkit import SIXTY_SIX, SOFT, STANDARD, TOMPA, VU, arrange, legal, position, run
 
 MIRROR = STANDARD.replace(false_claim="mirror")
 TOURNAMENT = STANDARD.replace(closing_scoring="tournament")

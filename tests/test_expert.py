@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot_checks import all_preset_positions, random_positions, same_choice_on_twins, tompa_1_deal
 from bummerl.actions import CLOSE, Action
 from bummerl.bots.expert import ExpertBot
 from bummerl.bots.pimc import PimcBot
@@ -13,6 +12,7 @@ from bummerl.cards import Card
 from bummerl.engine import Deal
 from bummerl.rules import Rules
 from bummerl.view import View
+from helpers.bot_checks import all_preset_positions, random_positions, same_choice_on_twins, tompa_1_deal
 
 STANDARD = Rules.preset("standard")
 TABLE = (-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0)  # game points as they are

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from random import Random
 
-from bot_checks import all_preset_positions, random_positions, same_choice_on_twins
 from bummerl.actions import CLAIM, CLOSE, EXCHANGE, Action
 from bummerl.bots.heuristic import HeuristicBot, follower_wins
 from bummerl.cards import Card, mask_of, parse_cards
 from bummerl.engine import Deal
 from bummerl.rules import PRESETS, Rules
 from bummerl.view import View
+from helpers.bot_checks import all_preset_positions, random_positions, same_choice_on_twins
 
 STANDARD = Rules.preset("standard")
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot_checks import all_preset_positions
 from bummerl.bots import bot_names, make_bot
 from bummerl.bots.levels import LEVELS, make_level
 from bummerl.view import View
+from helpers.bot_checks import all_preset_positions
 
 
 def test_the_four_levels_weakest_first() -> None:

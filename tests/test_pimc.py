@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from bot_checks import all_preset_positions, random_positions, same_choice_on_twins, tompa_1_deal
 from bummerl.actions import CLOSE, Action
 from bummerl.bots.pimc import PimcBot, decision_seed, mean_values
 from bummerl.engine import Deal
 from bummerl.rules import Rules
 from bummerl.search.worlds import worlds
 from bummerl.view import View
+from helpers.bot_checks import all_preset_positions, random_positions, same_choice_on_twins, tompa_1_deal
 
 STANDARD = Rules.preset("standard")
 

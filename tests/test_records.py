@@ -21,7 +21,7 @@ from bummerl.records import (
     read_records,
 )
 from bummerl.rules import PRESETS
-from dealkit import finished_game
+from helpers.dealkit import finished_game
 
 # Hand-checked (see tests/test_replay_cli.py for the derivation of every legal list).
 SOFT_DECK = "JH KS QS AC TC KC AH AS TS QC JC KH QH TH JS JD QD KD TD AD".split()  # noqa: SIM905

@@ -16,7 +16,7 @@ from bummerl import Deal, Rules
 from bummerl.cli import app
 from bummerl.records import DealRecord
 from bummerl.rules import PRESETS
-from dealkit import finished_game
+from helpers.dealkit import finished_game
 
 runner = CliRunner()
 

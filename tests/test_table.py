@@ -6,14 +6,12 @@ from collections.abc import Sequence
 
 import pytest
 
-from arena_bots import Script
-from bummerl.actions import Action
 from bummerl.bots.random_bot import RandomBot
 from bummerl.cards import Card, parse_cards
 from bummerl.records import GameRecord
 from bummerl.rules import Rules
 from bummerl.table import FirstLegal, IllegalMove, Seat, Table, card_name
-from bummerl.view import View
+from helpers.arena_bots import NeverClaims, Script
 
 # Human (seat 0, forehand) gets JH KH QH + AS TS; the computer JC QC KC + TC AC; trump AH face up.
 SCRIPTED_DECK = "JH KH QH JC QC KC AH AS TS TC AC JD QD KD TD AD TH JS QS KS"
@@ -217,16 +215,6 @@ def test_the_readme_example_of_the_table_runs() -> None:
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0 and test.examples
-
-
-class NeverClaims:
-    """Plays the first legal card, never claims or closes; passes when all cards are played."""
-
-    name = "never-claims"
-
-    def choose(self, view: View) -> Action:
-        plays = [a for a in view.legal_actions if a.kind == "play"]
-        return plays[0] if plays else Action.parse("pass")
 
 
 def test_passing_after_the_last_trick_gives_the_last_trick_its_game_point() -> None:

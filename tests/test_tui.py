@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-import io
-from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import RichLog
 
-from arena_bots import Script
 from bummerl.actions import Action
 from bummerl.cards import parse_cards
 from bummerl.rules import Rules
@@ -21,68 +15,8 @@ from bummerl.table import FirstLegal
 from bummerl.tui.app import BummerlApp, sorted_hand
 from bummerl.tui.screens import DealSummaryScreen, GameOverScreen
 from bummerl.tui.session import PlaySession
-
-# You (seat 0, forehand) get JH KH QH + AS TS; the computer JC QC KC + TC AC; the trump card is AH.
-SCRIPTED_DECK = "JH KH QH JC QC KC AH AS TS TC AC JD QD KD TD AD TH JS QS KS"
-SIZE = (110, 32)
-
-
-def session(tmp_path: Path, decks: Sequence[str] = (SCRIPTED_DECK,), rules: str = "standard",
-            bot: object | None = None, cards: str = "french", seed: int = 1) -> PlaySession:
-    return PlaySession.new(
-        Rules.preset(rules), level="medium", seed=seed, first_dealer=1,
-        decks=[[int(c) for c in parse_cards(d)] for d in decks], home=tmp_path,
-        bot=bot if bot is not None else Script(["play JC", "play AC"]),  # type: ignore[arg-type]
-        cards="german" if cards == "german" else "french",
-    )
-
-
-def screen_text(app: BummerlApp) -> str:
-    """The whole screen as plain text, as a person would read it."""
-    width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), record=True, force_terminal=True,
-                      color_system="truecolor", legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return console.export_text()
-
-
-def log_text(app: BummerlApp) -> str:
-    """The event log panel's lines, joined (long events wrap over several lines)."""
-    lines = app.query_one("#log", RichLog).lines
-    return " ".join(" ".join(line.text.split()) for line in lines)
-
-
-def shown(app: BummerlApp) -> str:
-    """What is on the screen, plus the whole event log (its wrapped lines joined)."""
-    return screen_text(app) + "\n" + log_text(app)
-
-
-async def settle(pilot: Pilot[None], app: BummerlApp) -> None:
-    """Wait until the computer has moved and the screen is quiet."""
-    for _ in range(500):
-        await pilot.pause()
-        if not app.busy:
-            await pilot.pause()
-            if not app.busy:
-                return
-    raise AssertionError("the computer never finished its move")
-
-
-async def press(pilot: Pilot[None], app: BummerlApp, *keys: str, look: bool = True) -> str:
-    """Press keys one by one, letting the computer answer; then read the screen (unless ``look`` is off)."""
-    for key in keys:
-        await pilot.press(key)
-        await settle(pilot, app)
-    return shown(app) if look else ""
-
-
-def run(app: BummerlApp, body: Callable[[Pilot[None]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await body(pilot)
-
-    asyncio.run(main())
+from helpers.arena_bots import Script
+from helpers.tui import press, run, screen_text, session, settle, shown
 
 
 def status(app: BummerlApp) -> str:
@@ -335,7 +269,7 @@ def test_the_computer_moves_after_the_delay(tmp_path: Path, delay: float) -> Non
 
 
 def test_pass_after_the_last_trick_by_key(tmp_path: Path) -> None:
-    from test_table import NeverClaims
+    from helpers.arena_bots import NeverClaims
 
     # Seed 3: playing the first legal card each time, you take the last trick (test_table checks the same).
     s = PlaySession.new(Rules.preset("standard"), seed=3, first_dealer=1, home=tmp_path, bot=NeverClaims())

@@ -14,7 +14,7 @@ from bummerl.table import Seat, Table
 from bummerl.tui.advice import rate, review
 from bummerl.tui.app import BummerlApp
 from bummerl.tui.screens import AnalysisScreen
-from test_tui import SCRIPTED_DECK, Script, press, session, settle, shown
+from helpers.tui import SCRIPTED_DECK, Script, press, session, settle, shown
 
 
 def claims_win(deal: Deal) -> dict[Action, int]:
@@ -24,7 +24,7 @@ def claims_win(deal: Deal) -> dict[Action, int]:
 
 
 def scripted() -> Table:
-    from test_table import deck
+    from helpers.dealkit import deck_of as deck
 
     return Table(Rules.preset("standard"), (Seat("You"), Seat("Computer", Script(["play JC", "play AC"]))),
                  seed=1, first_dealer=1, decks=[deck(SCRIPTED_DECK)])

@@ -14,7 +14,7 @@ from bummerl.cards import parse_cards
 from bummerl.rules import Rules
 from bummerl.tui.app import BummerlApp
 from bummerl.tui.session import PlaySession
-from test_tui import Script, settle, shown
+from helpers.tui import Script, settle, shown
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 # Deal 1: you exchange, close, marry and claim (as in test_tui). Deal 2: the computer leads A♣, wins,

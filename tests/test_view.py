@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bummerl import Card, Deal, Rules, View
 from bummerl.cards import PACK_MASKS, Suit, mask_of
-from dealkit import PRESET_NAMES, SOFT, STANDARD, arrange, hand, run
+from helpers.dealkit import PRESET_NAMES, SOFT, STANDARD, arrange, hand, run
 
 
 def view_values(view: View) -> dict[str, object]:

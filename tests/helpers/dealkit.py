@@ -130,3 +130,8 @@ def finished_game(preset: str, seed: int) -> Bummerl:
         else:
             game.apply(rng.choice(game.deal.legal_actions()))
     return game
+
+
+def deck_of(codes: str) -> list[int]:
+    """A deck order from card codes, as ints (top card first)."""
+    return [int(c) for c in parse_cards(codes)]

@@ -140,3 +140,13 @@ def register_test_bots(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, 
     registry.register("rec-b", lambda seed: RecorderBot(seed, "B"), "recorder B", public=False)
     SEEN.clear()
     return SEEN
+
+
+class NeverClaims:
+    """Plays the first legal card, never claims or closes; passes when all cards are played."""
+
+    name = "never-claims"
+
+    def choose(self, view: View) -> Action:
+        plays = [a for a in view.legal_actions if a.kind == "play"]
+        return plays[0] if plays else Action.parse("pass")

@@ -1,0 +1,1 @@
+"""Helpers shared by the tests (imported as ``helpers.*``; tests never import other test files)."""
