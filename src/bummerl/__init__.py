@@ -9,6 +9,7 @@
 from bummerl.actions import Action, ActionParseError
 from bummerl.cards import Card, CardParseError, Rank, Suit
 from bummerl.engine import Deal, DeckError, IllegalActionError, Outcome, Trick
+from bummerl.errors import BummerlError
 from bummerl.rules import PRESETS, Rules, RulesError
 from bummerl.view import View
 
@@ -18,6 +19,7 @@ __all__ = [
     "PRESETS",
     "Action",
     "ActionParseError",
+    "BummerlError",
     "Card",
     "CardParseError",
     "Deal",

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Literal
 
 from bummerl.cards import CARDS, Card, CardParseError, Suit
+from bummerl.errors import BummerlError
 
 __all__ = ["ACTIONS", "CLAIM", "CLOSE", "EXCHANGE", "PASS", "Action", "ActionParseError"]
 
@@ -31,7 +32,7 @@ PASS_CODE = 27
 MARRY_CODE = 28  # + suit
 
 
-class ActionParseError(ValueError):
+class ActionParseError(BummerlError):
     """A text that is not an action string."""
 
 

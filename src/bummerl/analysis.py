@@ -28,6 +28,7 @@ from typing import Any
 
 from bummerl.actions import Action
 from bummerl.engine import Deal
+from bummerl.errors import BummerlError
 from bummerl.search.worlds import EXACT_LIMIT, Source, Weight, worlds
 from bummerl.view import View
 
@@ -38,7 +39,7 @@ Solver = Callable[[Deal], Mapping[Action, int]]
 _Z95 = 1.959963984540054
 
 
-class AnalysisError(ValueError):
+class AnalysisError(BummerlError):
     """A position that cannot be analysed (the deal is over, or it is not the seat's move)."""
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
+from bummerl.errors import BummerlError
+
 __all__ = [
     "CARDS",
     "PACK_MASKS",
@@ -38,7 +40,7 @@ __all__ = [
 ]
 
 
-class CardParseError(ValueError):
+class CardParseError(BummerlError):
     """A text that does not name a card (or a suit)."""
 
 

@@ -48,6 +48,7 @@ from bummerl.cards import (
     mask_of,
 )
 from bummerl.cards import card_points as card_points_of
+from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 
 __all__ = ["Deal", "DealSetup", "DeckError", "IllegalActionError", "Outcome", "Trick", "game_point_table"]
@@ -55,11 +56,11 @@ __all__ = ["Deal", "DealSetup", "DeckError", "IllegalActionError", "Outcome", "T
 NINE, JACK, QUEEN, KING = 0, 1, 2, 3
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(BummerlError):
     """An action the rules do not allow in this position (or after the deal is over)."""
 
 
-class DeckError(ValueError):
+class DeckError(BummerlError):
     """A deck order that is not exactly one full pack."""
 
 

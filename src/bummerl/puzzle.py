@@ -41,6 +41,7 @@ from bummerl.cards import (
     parse_cards,
 )
 from bummerl.engine import Deal, DeckError, Trick
+from bummerl.errors import BummerlError
 from bummerl.rules import Rules, RulesError
 from bummerl.view import View
 
@@ -81,7 +82,7 @@ _KEYS = (
 _QUEEN, _KING = 2, 3
 
 
-class PuzzleError(ValueError):
+class PuzzleError(BummerlError):
     """A puzzle diagram that is malformed or cannot happen in a deal."""
 
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from bummerl.actions import Action, ActionParseError
 from bummerl.cards import Card, CardParseError, full_pack
 from bummerl.engine import Deal, DeckError, IllegalActionError
+from bummerl.errors import BummerlError
 from bummerl.game import TARGET, Bummerl
 from bummerl.rules import Rules, RulesError
 
@@ -54,7 +55,7 @@ _GAME_DEAL_FIELDS = ("dealer", "deck", "actions")
 _GAME_FIELDS = ("rules", "first_dealer", "target", "deals", "scores")
 
 
-class RecordError(ValueError):
+class RecordError(BummerlError):
     """A record that cannot be read or replayed; the message is one line naming the field or step."""
 
 

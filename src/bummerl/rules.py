@@ -15,6 +15,8 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
+from bummerl.errors import BummerlError
+
 __all__ = ["FLAG_NAMES", "PRESETS", "Rules", "RulesError"]
 
 Game = Literal["schnapsen", "sixty-six"]
@@ -24,7 +26,7 @@ Game = Literal["schnapsen", "sixty-six"]
 PRESET_NAMES: tuple[str, ...] = ("standard", "soft", "sharp", "tompa", "vu", "sixty-six")
 
 
-class RulesError(ValueError):
+class RulesError(BummerlError):
     """An unknown preset, an unknown flag or a flag value it cannot take."""
 
 

@@ -25,6 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bummerl.errors import BummerlError
+
 __all__ = [
     "FORMAT",
     "LevelStats",
@@ -43,7 +45,7 @@ __all__ = [
 FORMAT = "bummerl-game/1"
 
 
-class StorageError(ValueError):
+class StorageError(BummerlError):
     """A saved game that cannot be found or read."""
 
 

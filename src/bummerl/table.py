@@ -28,6 +28,7 @@ from bummerl.actions import Action, ActionParseError
 from bummerl.bots.base import Bot
 from bummerl.cards import CARDS, Card, Rank, Suit
 from bummerl.engine import Deal, IllegalActionError, Outcome
+from bummerl.errors import BummerlError
 from bummerl.game import Bummerl
 from bummerl.records import GameRecord
 from bummerl.rules import Rules
@@ -51,7 +52,7 @@ CardStyle = Literal["french", "german"]
 Phase = Literal["playing", "deal_over", "game_over"]
 
 
-class IllegalMove(ValueError):
+class IllegalMove(BummerlError):
     """A human's action the rules do not allow now; the message explains why in plain words."""
 
 

@@ -30,12 +30,13 @@ from bummerl.arena.match import (
 from bummerl.arena.results import ArenaResult, PairingRecord, labels_for, standings, summarize
 from bummerl.arena.timing import merge
 from bummerl.bots.registry import CMD_PREFIX, UnknownBotError, make_bot
+from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 
 __all__ = ["ArenaConfig", "ArenaError", "plan", "run_arena"]
 
 
-class ArenaError(ValueError):
+class ArenaError(BummerlError):
     """Arena settings that cannot work (the message says which and why)."""
 
 

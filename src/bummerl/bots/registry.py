@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bummerl.bots.base import Bot
+from bummerl.errors import BummerlError
 
 __all__ = [
     "CMD_PREFIX", "BotEntry", "BotFactory", "UnknownBotError", "bot_names", "describe_bots", "make_bot",
@@ -38,7 +39,7 @@ BotFactory = Callable[[int | None], Bot]
 CMD_PREFIX = "cmd:"
 
 
-class UnknownBotError(ValueError):
+class UnknownBotError(BummerlError):
     """A bot name that nobody registered (the message lists the known ones)."""
 
 

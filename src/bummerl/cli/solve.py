@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bummerl.cli.app import app, fail
+from bummerl.errors import BummerlError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -40,7 +41,7 @@ class _Item:
     position: Deal | Position | Puzzle
 
 
-class _InputError(ValueError):
+class _InputError(BummerlError):
     """A position that cannot be read; the message names the line."""
 
 
