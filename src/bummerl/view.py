@@ -12,6 +12,8 @@ cannot reach a hidden card through it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bummerl.actions import Action
 from bummerl.cards import CARDS, PACK_MASKS, SUIT_MASKS, SUITS, Card, Suit, cards_in
 from bummerl.engine import Deal, Outcome, Trick
@@ -199,3 +201,48 @@ class View:
         """This seat's cards of one suit."""
         return list(cards_in(self.hand_mask & SUIT_MASKS[int(suit)]))
 
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON: the one encoding every outside reader gets (the outside-bot protocol's
+        ``decide`` message and the web server's ``view`` message). Cards and actions are the contract's
+        strings; ``legal`` is sorted; ``trump_card`` is the face-up card (null once closed or drawn),
+        ``bottom_card`` the trump card under the talon face up or turned down by closing.
+
+        >>> from bummerl import Deal, Rules
+        >>> data = View.of(Deal.random(Rules.preset("standard"), 7), 0, score=(7, 5)).to_json()
+        >>> data["seat"], data["talon_size"], len(data["hand"]), data["score"], data["lead"]
+        (0, 10, 5, [7, 5], None)
+        """
+        return {
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "rules": self.rules.to_json(),
+            "hand": [str(c) for c in self.hand],
+            "trump": self.trump_suit.letter,
+            "trump_card": _card(self.trump_card),
+            "bottom_card": _card(self.bottom_card),
+            "talon_size": self.talon_size,
+            "talon_open": self.talon_open,
+            "closed_by": self.closed_by if self.closed_by >= 0 else None,
+            "close_snapshot": list(self.close_snapshot) if self.closed_by >= 0 else None,
+            "lead": _card(self.lead_card),
+            "married": SUITS[self.married].letter if self.married >= 0 else None,
+            "tricks": [
+                {"leader": t.leader, "lead": str(t.lead), "follow": str(t.follow), "winner": t.winner}
+                for t in self.tricks
+            ],
+            "marriages": [{"player": p, "suit": SUITS[s].letter} for p, s in self.marriages],
+            "exchanged": None if self.exchanged is None else {
+                "player": self.exchanged[0], "gave": str(self.exchanged[1]), "took": str(self.exchanged[2]),
+            },
+            "points": list(self.points),
+            "tricks_won": list(self.tricks_won),
+            "pending": list(self.pending),
+            "opponent_hand_size": self.opponent_hand_size,
+            "score": None if self.score is None else list(self.score),
+            "legal": sorted(str(a) for a in self.legal_actions),
+        }
+
+
+def _card(card: Card | None) -> str | None:
+    return None if card is None else str(card)

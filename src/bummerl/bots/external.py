@@ -69,7 +69,6 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from bummerl.actions import Action, ActionParseError
-from bummerl.cards import SUITS
 from bummerl.engine import Outcome
 from bummerl.view import View
 
@@ -88,48 +87,15 @@ class ExternalBotError(RuntimeError):
 
 
 def view_to_json(view: View) -> dict[str, Any]:
-    """The ``decide`` message of the protocol for a view.
+    """The ``decide`` message of the protocol for a view: ``type`` plus :meth:`View.to_json
+    <bummerl.view.View.to_json>` (the one JSON form of a view, shared with the web server).
 
     >>> from bummerl import Deal, Rules
     >>> msg = view_to_json(View.of(Deal.random(Rules.preset("standard"), 7), 0))
     >>> msg["type"], msg["talon_size"], len(msg["hand"]), msg["legal"] == sorted(msg["legal"])
     ('decide', 10, 5, True)
     """
-    return {
-        "type": "decide",
-        "seat": view.seat,
-        "dealer": view.dealer,
-        "to_move": view.to_move,
-        "rules": view.rules.to_json(),
-        "hand": [str(c) for c in view.hand],
-        "trump": view.trump_suit.letter,
-        "trump_card": _card(view.trump_card),
-        "bottom_card": _card(view.bottom_card),
-        "talon_size": view.talon_size,
-        "talon_open": view.talon_open,
-        "closed_by": view.closed_by if view.closed_by >= 0 else None,
-        "close_snapshot": list(view.close_snapshot) if view.closed_by >= 0 else None,
-        "lead": _card(view.lead_card),
-        "married": SUITS[view.married].letter if view.married >= 0 else None,
-        "tricks": [
-            {"leader": t.leader, "lead": str(t.lead), "follow": str(t.follow), "winner": t.winner}
-            for t in view.tricks
-        ],
-        "marriages": [{"player": p, "suit": SUITS[s].letter} for p, s in view.marriages],
-        "exchanged": None if view.exchanged is None else {
-            "player": view.exchanged[0], "gave": str(view.exchanged[1]), "took": str(view.exchanged[2]),
-        },
-        "points": list(view.points),
-        "tricks_won": list(view.tricks_won),
-        "pending": list(view.pending),
-        "opponent_hand_size": view.opponent_hand_size,
-        "score": None if view.score is None else list(view.score),
-        "legal": sorted(str(a) for a in view.legal_actions),
-    }
-
-
-def _card(card: int | None) -> str | None:
-    return None if card is None else str(card)
+    return {"type": "decide", **view.to_json()}
 
 
 def parse_reply(line: str) -> Action:
