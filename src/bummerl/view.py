@@ -43,6 +43,7 @@ class View:
         "pending",
         "played_tricks_mask",
         "points",
+        "revealed_hands",
         "rules",
         "score",
         "seat",
@@ -87,7 +88,11 @@ class View:
     pending: tuple[int, int]
     #: The suit of the marriage declared in this lead, or -1.
     married: int
+    #: How the deal ended, once it is over; None while it is played.
     outcome: Outcome | None
+    #: The cards each seat still held when the deal ended (seat 0's, seat 1's), once it is over; None while
+    #: it is played, so a view never shows a hidden card before the end.
+    revealed_hands: tuple[tuple[Card, ...], tuple[Card, ...]] | None
     history_length: int
     opponent_hand_size: int
     #: Game points each seat still needs in the Bummerl (7 counted down), when the deal is part of one.
@@ -126,6 +131,8 @@ class View:
         v.pending = (deal.pending[0], deal.pending[1])
         v.married = deal.married
         v.outcome = deal.outcome
+        v.revealed_hands = None if deal.outcome is None else (
+            tuple(cards_in(deal.hands[0])), tuple(cards_in(deal.hands[1])))
         v.history_length = len(deal.history)
         v.opponent_hand_size = (deal.hands[1 - seat]).bit_count()
         v.score = score
