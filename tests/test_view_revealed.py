@@ -1,4 +1,4 @@
-"""A view knows when its deal is over and only then shows the hands (what the terminal game's summary needs)."""
+"""A view knows when its deal is over and only then shows the hands (the terminal summary needs them)."""
 
 from __future__ import annotations
 
