@@ -13,8 +13,24 @@ CardParseError True
 
 from __future__ import annotations
 
-__all__ = ["BummerlError"]
+__all__ = ["BummerlError", "quote"]
+
+#: The most characters of a bad value an error message quotes.
+QUOTE_LIMIT = 80
 
 
 class BummerlError(ValueError):
     """An error a user can cause; its message is one clear line."""
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """The ``repr`` of a bad value for an error message, cut to at most ``limit`` characters.
+
+    >>> print(quote("QX"), quote("x" * 200)[-6:], len(quote(list(range(1000)))))
+    'QX' xx...' 80
+    """
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    end = text[0] if text[0] in "'\"" and isinstance(value, str) else ""
+    return text[: limit - 3 - len(end)] + "..." + end
