@@ -1,0 +1,198 @@
+"""``BummerlVsBot-v0``: a single-agent Gymnasium environment, one learner against any bummerl bot.
+
+The learner sits at ``seat`` (0 or 1; None draws it from the seed each episode) and plays a deal (or a whole
+Bummerl with ``bummerl=True``) of any preset against ``opponent``, a bot name or ``cmd:COMMAND`` spec of
+:func:`~bummerl.bots.make_bot`, made afresh with a seed from the episode's seed. Observations are the
+PettingZoo environments' dict: ``observation`` (the learner's view, :mod:`bummerl.adapters.encoding`) and
+``action_mask``; :meth:`BummerlVsBot.action_masks` gives the mask as booleans (the name MaskablePPO looks
+for). Actions are ``Discrete(32)``. The reward of a step is the game points the learner won (negative: lost)
+in the deals that ended before its next turn; an illegal action of the learner forfeits the deal and ends the episode (-3). The opponent gets the
+bot hooks the arena calls (``new_deal``, ``end_deal``, ``close``); an illegal action of the opponent raises
+:class:`~bummerl.engine.IllegalActionError`.
+
+Registered with Gymnasium on import; ``gymnasium.make("bummerl.adapters.gymnasium:BummerlVsBot-v0")``
+imports it first.
+
+>>> import gymnasium
+>>> env = gymnasium.make("BummerlVsBot-v0", opponent="heuristic", rules="standard", seat=0)
+>>> obs, info = env.reset(seed=1)
+>>> obs["observation"].shape, obs["action_mask"].sum() > 0, info["seat"]
+((769,), np.True_, 0)
+>>> terminated = False
+>>> while not terminated:
+...     action = int(obs["action_mask"].nonzero()[0][0])  # the first legal action
+...     obs, reward, terminated, truncated, info = env.step(action)
+>>> reward in (-3, -2, -1, 1, 2, 3), sorted(info["outcome"])
+(True, ['game_points', 'reason', 'winner'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from random import Random
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from bummerl.adapters.encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_HIGH,
+    OBSERVATION_SIZE,
+    action_mask,
+    action_of,
+    encode,
+)
+from bummerl.adapters.episode import Episode, rules_of
+from bummerl.bots.base import Bot
+from bummerl.bots.registry import make_bot
+from bummerl.engine import IllegalActionError, Outcome
+from bummerl.rules import Rules
+from bummerl.view import View
+
+__all__ = ["ENV_ID", "BummerlVsBot", "observation_space"]
+
+#: The id registered with Gymnasium.
+ENV_ID = "BummerlVsBot-v0"
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+def observation_space() -> spaces.Dict:
+    """The observation space of one seat: the encoded view and the action mask."""
+    return spaces.Dict({
+        "observation": spaces.Box(0.0, OBSERVATION_HIGH, shape=(OBSERVATION_SIZE,), dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+    })
+
+
+class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
+    """One learner against a bummerl bot; see the module."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(
+        self,
+        opponent: str = "random",
+        rules: Rules | str = "standard",
+        seat: int | None = None,
+        bummerl: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        if seat not in (None, 0, 1):
+            raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.opponent_name = opponent
+        self.rules = rules_of(rules)
+        self.fixed_seat = seat
+        self.whole_bummerl = bummerl
+        self.render_mode = render_mode
+        self.observation_space = observation_space()
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._rng = Random()
+        self.seat = 0
+        self.opponent: Bot | None = None
+        self.episode = Episode(self.rules, self._rng, bummerl)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = Random(seed)
+        rng = self._rng
+        self.seat = rng.randrange(2) if self.fixed_seat is None else self.fixed_seat
+        self._close_opponent()
+        self.opponent = make_bot(self.opponent_name, seed=rng.randrange(1 << 31))
+        self.episode = Episode(self.rules, rng, self.whole_bummerl)
+        self._hook("new_deal")
+        reward, info = self._opponent_plays()
+        info["seat"] = self.seat
+        return self._observe(), info
+
+    def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        if self.episode.over:
+            raise ValueError("the episode is over: call reset()")
+        rewards = self.episode.step(action_of(int(action)))
+        info: dict[str, Any] = {"seat": self.seat}
+        reward = rewards[self.seat]
+        if self.episode.deal_ended is not None:
+            info.update(self._deal_over(self.episode.deal_ended))
+        more, extra = self._opponent_plays()
+        info.update(extra)
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), float(reward + more), self.episode.over, False, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the learner now, as booleans."""
+        return action_mask(self.episode.view(self.seat)).astype(bool)
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """The deal as text (rules, dealer, deck, actions so far), the learner's seat and the score."""
+        if self.render_mode is None:
+            return None
+        text = f"{self.episode.deal!r} learner=seat {self.seat}"
+        if self.episode.score is not None:
+            text += f" score={self.episode.score}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Stop the opponent (an outside program is ended)."""
+        self._close_opponent()
+
+    # ------------------------------------------------------------------ the loop
+
+    def _observe(self) -> Observation:
+        view = self.episode.view(self.seat)
+        return {"observation": encode(view), "action_mask": action_mask(view)}
+
+    def _opponent_plays(self) -> tuple[int, dict[str, Any]]:
+        """The opponent's moves until the learner is to move or the episode ends: the learner's reward and
+        the info of any deal that ended."""
+        episode, bot, other = self.episode, self.opponent, 1 - self.seat
+        assert bot is not None
+        reward = 0
+        info: dict[str, Any] = {}
+        while not episode.over and episode.to_move == other:
+            action = bot.choose(episode.view(other))
+            if not episode.deal.is_legal(action):
+                raise IllegalActionError(f"the opponent {bot.name!r} chose {action}, which is not legal here")
+            rewards = episode.step(action)
+            reward += rewards[self.seat]
+            if episode.deal_ended is not None:
+                info.update(self._deal_over(episode.deal_ended))
+        return reward, info
+
+    def _deal_over(self, outcome: Outcome) -> dict[str, Any]:
+        """Tell the opponent the deal ended (its ``end_deal`` hook), and a new one began if one did."""
+        episode = self.episode
+        fault = episode.fault
+        end_deal: Callable[..., Any] | None = getattr(self.opponent, "end_deal", None)
+        if end_deal is not None and episode.ended_deal is not None:
+            end_deal(View.of(episode.ended_deal, 1 - self.seat, episode.score), outcome, fault)
+        if not episode.over:
+            self._hook("new_deal")
+        info: dict[str, Any] = {"outcome": outcome.to_json()}
+        if fault is not None:
+            info["fault"] = fault
+        return info
+
+    def _hook(self, name: str) -> None:
+        hook: Callable[[View], Any] | None = getattr(self.opponent, name, None)
+        if hook is not None:
+            hook(self.episode.view(1 - self.seat))
+
+    def _close_opponent(self) -> None:
+        close: Callable[[], Any] | None = getattr(self.opponent, "close", None)
+        if close is not None:
+            with contextlib.suppress(Exception):
+                close()
+
+
+gymnasium.register(id=ENV_ID, entry_point="bummerl.adapters.gymnasium:BummerlVsBot")
