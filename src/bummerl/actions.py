@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bummerl.cards import CARDS, Card, CardParseError, Suit
-from bummerl.errors import BummerlError
+from bummerl.cards import CARDS, Card, CardParseError, Suit, is_card_text
+from bummerl.errors import BummerlError, quote
 
 __all__ = ["ACTIONS", "CLAIM", "CLOSE", "EXCHANGE", "PASS", "Action", "ActionParseError"]
 
@@ -30,6 +30,7 @@ CLOSE_CODE = 25
 CLAIM_CODE = 26
 PASS_CODE = 27
 MARRY_CODE = 28  # + suit
+_HELP = "actions: play XY, exchange, close, marry S, claim, pass"
 
 
 class ActionParseError(BummerlError):
@@ -71,9 +72,11 @@ class Action:
     @staticmethod
     def parse(text: str) -> Action:
         """Parse an action string (any case, extra spaces allowed)."""
+        if not is_card_text(text):
+            raise ActionParseError(f"not an action: {quote(text)} ({_HELP})")
         words = text.split()
         if not words:
-            raise ActionParseError("empty action (actions: play XY, exchange, close, marry S, claim, pass)")
+            raise ActionParseError(f"empty action ({_HELP})")
         verb = words[0].lower()
         try:
             if verb == "play" and len(words) == 2:
@@ -81,12 +84,10 @@ class Action:
             if verb == "marry" and len(words) == 2:
                 return ACTIONS[MARRY_CODE + Suit.parse(words[1])]
         except CardParseError as err:
-            raise ActionParseError(f"bad action {text!r}: {err}") from None
+            raise ActionParseError(f"bad action {quote(text)}: {err}") from None
         if len(words) == 1 and verb in _SIMPLE:
             return _SIMPLE[verb]
-        raise ActionParseError(
-            f"not an action: {text!r} (actions: play XY, exchange, close, marry S, claim, pass)"
-        )
+        raise ActionParseError(f"not an action: {quote(text)} ({_HELP})")
 
     def __str__(self) -> str:
         return self._text

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
 
-from bummerl.errors import BummerlError
+from bummerl.errors import BummerlError, quote
 
 __all__ = [
     "CARDS",
@@ -35,6 +35,7 @@ __all__ = [
     "cards_in",
     "cards_str",
     "full_pack",
+    "is_card_text",
     "mask_of",
     "parse_cards",
 ]
@@ -79,10 +80,9 @@ class Suit(IntEnum):
         >>> Suit.parse("h"), Suit.parse("♠"), Suit.parse("Schellen")
         (<Suit.H: 2>, <Suit.S: 3>, <Suit.D: 1>)
         """
-        key = text.strip().lower()
-        suit = _SUIT_NAMES.get(key)
+        suit = _SUIT_NAMES.get(text.strip().lower()) if is_card_text(text) else None
         if suit is None:
-            raise CardParseError(f"not a suit: {text!r} (use C, D, H or S)")
+            raise CardParseError(f"not a suit: {quote(text)} (use C, D, H or S)")
         return suit
 
 
@@ -110,6 +110,22 @@ class Rank(IntEnum):
     def german(self) -> str:
         """The German-suited name: Neuner, Unter, Ober, König, Zehner, Sau."""
         return ("Neuner", "Unter", "Ober", "König", "Zehner", "Sau")[self]
+
+
+#: The characters card, suit and action names are written in: printable ASCII, the suit symbols and the
+#: umlauts of the German names. Anything else (fullwidth letters, combining marks, zero-width or
+#: non-breaking spaces, the Kelvin sign that ``lower()`` turns into ``k``) is refused, not normalised.
+_CARD_CHARS = frozenset(chr(i) for i in range(0x20, 0x7F)) | frozenset("\t♣♦♥♠♧♢♡♤äöüÄÖÜ")
+_CARD_HELP = "a card is a rank 9 J Q K T A then a suit C D H S, e.g. QH"
+
+
+def is_card_text(text: object) -> bool:
+    """Whether ``text`` is a string of the characters cards, suits and actions are written in.
+
+    >>> is_card_text("Herz König"), is_card_text("Q♥"), is_card_text("ＱＨ"), is_card_text("\u212aH")
+    (True, True, False, False)
+    """
+    return isinstance(text, str) and ((text.isascii() and text.isprintable()) or _CARD_CHARS.issuperset(text))
 
 
 _SUIT_NAMES: dict[str, Suit] = {}
@@ -166,6 +182,8 @@ class Card(int):
         ...
         bummerl.cards.CardParseError: not a card: 'XH' (a card is a rank 9 J Q K T A then a suit C D H S...)
         """
+        if not is_card_text(text):
+            raise CardParseError(f"not a card: {quote(text)} ({_CARD_HELP})")
         raw = text.strip()
         card = _CODES.get(raw.upper())
         if card is not None:
@@ -180,9 +198,7 @@ class Card(int):
                 return Card.of(_RANK_NAMES[a], _SUIT_NAMES[b])
         elif len(key) >= 2 and key[:-1] in _RANK_NAMES and key[-1] in _SUIT_NAMES:
             return Card.of(_RANK_NAMES[key[:-1]], _SUIT_NAMES[key[-1]])
-        raise CardParseError(
-            f"not a card: {text!r} (a card is a rank 9 J Q K T A then a suit C D H S, e.g. QH)"
-        )
+        raise CardParseError(f"not a card: {quote(text)} ({_CARD_HELP})")
 
     @property
     def suit(self) -> Suit:

@@ -28,11 +28,13 @@ from dataclasses import dataclass
 from random import Random
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from bummerl import jsonio
 from bummerl.actions import Action, ActionParseError
 from bummerl.cards import Card, CardParseError, full_pack
 from bummerl.engine import Deal, DeckError, IllegalActionError
-from bummerl.errors import BummerlError
+from bummerl.errors import BummerlError, quote
 from bummerl.game import TARGET, Bummerl
+from bummerl.jsonio import InputError
 from bummerl.rules import Rules, RulesError
 
 if TYPE_CHECKING:
@@ -53,6 +55,8 @@ __all__ = [
 _DEAL_FIELDS = ("rules", "dealer", "deck", "actions")
 _GAME_DEAL_FIELDS = ("dealer", "deck", "actions")
 _GAME_FIELDS = ("rules", "first_dealer", "target", "deals", "scores")
+#: The largest target a game record may give (a Bummerl is played to 7).
+_MOST_TARGET = 1000
 
 
 class RecordError(BummerlError):
@@ -260,8 +264,10 @@ class GameRecord:
         rules = _rules(body["rules"])
         first = _dealer(body["first_dealer"], "first_dealer")
         target = body.get("target", TARGET)
-        if isinstance(target, bool) or not isinstance(target, int) or target < 1:
-            raise RecordError(f"target must be a whole number of game points of at least 1, not {target!r}")
+        if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= _MOST_TARGET:
+            raise RecordError(
+                f"target must be a whole number of game points from 1 to {_MOST_TARGET}, not {quote(target)}"
+            )
         raw_deals = body["deals"]
         if not isinstance(raw_deals, list) or not raw_deals:
             raise RecordError("deals must be a non-empty list of deal objects")
@@ -385,6 +391,7 @@ def read_records(lines: str | Iterable[str]) -> Iterator[Loaded]:
     The rule: if the first non-blank line is a complete JSON value, the input is JSON Lines (blank lines
     are skipped); otherwise the whole input is one JSON document. Records are yielded as they are read,
     so a bad line only stops the reading there. ``lines`` is a text or lines with their line ends.
+    JSON is read by :func:`bummerl.jsonio.loads` (no duplicate keys, no huge numbers, no deep nesting).
 
     >>> deck = json.dumps([str(c) for c in full_pack()])
     >>> text = '{"rules": "tompa", "dealer": 0, "deck": %s, "actions": []}' % deck
@@ -409,32 +416,43 @@ def read_records(lines: str | Iterable[str]) -> Iterator[Loaded]:
     else:
         raise RecordError("the input holds no record")
     try:
-        value = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError):
-        yield Loaded(None, load_record(_loads("".join(head) + "".join(it))))
-        return
-    current = (lineno, value)
+        current = _Line(lineno, jsonio.loads(raw))
+    except InputError as err:
+        if err.lineno is not None:  # not one complete value: one document over several lines
+            yield Loaded(None, load_record(_loads("".join(head) + "".join(it))))
+            return
+        current = _Line(lineno, None, str(err))
     several = False
     for raw in it:
         lineno += 1
         if not raw.strip():
             continue
         several = True
-        yield _load_line(*current, True)
+        yield current.load(True)
         try:
-            current = (lineno, json.loads(raw.rstrip("\r\n")))
-        except json.JSONDecodeError as err:
-            raise RecordError(f"line {lineno}: bad JSON at column {err.colno}: {err.msg}") from None
-        except RecursionError:
-            raise RecordError(f"line {lineno}: bad JSON: nested too deeply") from None
-    yield _load_line(*current, several)
+            current = _Line(lineno, jsonio.loads(raw.rstrip("\r\n")))
+        except InputError as err:
+            if err.lineno is not None:
+                raise RecordError(f"line {lineno}: bad JSON at column {err.colno}: {err.msg}") from None
+            raise RecordError(f"line {lineno}: {err}") from None
+    yield current.load(several)
 
 
-def _load_line(line: int, value: Any, numbered: bool) -> Loaded:
-    try:
-        return Loaded(line if numbered else None, load_record(value))
-    except RecordError as err:
-        raise RecordError(f"line {line}: {err}" if numbered else str(err)) from None
+class _Line(NamedTuple):
+    """The JSON value of one line of JSON Lines (or why it could not be read)."""
+
+    number: int
+    value: Any
+    error: str = ""
+
+    def load(self, numbered: bool) -> Loaded:
+        where = f"line {self.number}: " if numbered else ""
+        if self.error:
+            raise RecordError(where + self.error)
+        try:
+            return Loaded(self.number if numbered else None, load_record(self.value))
+        except RecordError as err:
+            raise RecordError(f"{where}{err}") from None
 
 
 # ---------------------------------------------------------------------------------------------- fields
@@ -442,12 +460,10 @@ def _load_line(line: int, value: Any, numbered: bool) -> Loaded:
 
 def _loads(text: str) -> Any:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
+        return jsonio.loads(text)
+    except InputError as err:
         hint = " (a file holds one record, or one record per line)" if err.msg == "Extra data" else ""
-        raise RecordError(f"bad JSON at line {err.lineno} column {err.colno}: {err.msg}{hint}") from None
-    except RecursionError:
-        raise RecordError("bad JSON: nested too deeply") from None
+        raise RecordError(f"{err}{hint}") from None
 
 
 _JSON_TYPES = {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}
@@ -455,6 +471,12 @@ _JSON_TYPES = {dict: "an object", list: "a list", str: "a string", bool: "true/f
 
 def _kind(value: Any) -> str:
     return _JSON_TYPES.get(type(value), "a number")
+
+
+def _shown(value: Any) -> str:
+    """A JSON value as written in the record, cut like :func:`~bummerl.errors.quote`."""
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _object(value: Any, what: str, fields: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -465,7 +487,7 @@ def _object(value: Any, what: str, fields: tuple[str, ...], optional: tuple[str,
             raise RecordError(f"missing field {name!r} in {what}")
     for name in value:
         if name not in fields:
-            raise RecordError(f"unknown field {name!r} in {what} (fields: {', '.join(fields)})")
+            raise RecordError(f"unknown field {quote(name)} in {what} (fields: {', '.join(fields)})")
     return value
 
 
@@ -480,7 +502,7 @@ def _rules(value: Any) -> Rules:
 
 def _dealer(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
-        raise RecordError(f"{name} must be 0 or 1, not {json.dumps(value)}")
+        raise RecordError(f"{name} must be 0 or 1, not {_shown(value)}")
     return int(value)
 
 

@@ -15,7 +15,7 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-from bummerl.errors import BummerlError
+from bummerl.errors import BummerlError, quote
 
 __all__ = ["FLAG_NAMES", "PRESETS", "Rules", "RulesError"]
 
@@ -54,12 +54,13 @@ class Rules:
             value = getattr(self, name)
             if value not in allowed:
                 choices = ", ".join(map(str, allowed))
-                raise RulesError(f"rule flag {name} cannot be {value!r} (choose from {choices})")
+                raise RulesError(f"rule flag {name} cannot be {quote(value)} (choose from {choices})")
         if self.base not in PRESET_NAMES:
-            raise RulesError(f"unknown rules preset {self.base!r} (choose from {', '.join(PRESET_NAMES)})")
+            names = ", ".join(PRESET_NAMES)
+            raise RulesError(f"unknown rules preset {quote(self.base)} (choose from {names})")
         for name in _BOOL_FLAGS:
             if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"rule flag {name} must be true or false, not {getattr(self, name)!r}")
+                raise RulesError(f"rule flag {name} must be true or false, not {quote(getattr(self, name))}")
 
     @property
     def sixty_six(self) -> bool:
@@ -79,16 +80,16 @@ class Rules:
     @staticmethod
     def preset(name: str) -> Rules:
         """One of the presets: standard, soft, sharp, tompa, vu, sixty-six."""
-        try:
-            return PRESETS[name.strip().lower()]
-        except (KeyError, AttributeError):
-            raise RulesError(f"unknown rules preset {name!r} (choose from {', '.join(PRESETS)})") from None
+        rules = PRESETS.get(name.strip().lower()) if isinstance(name, str) and name.isascii() else None
+        if rules is None:
+            raise RulesError(f"unknown rules preset {quote(name)} (choose from {', '.join(PRESETS)})")
+        return rules
 
     def replace(self, **flags: Any) -> Rules:
         """A copy with some flags changed; values may be bools, ``"yes"``/``"no"`` or the flag's words."""
         unknown = [k for k in flags if k not in FLAG_NAMES]
         if unknown:
-            raise RulesError(f"unknown rule flag {unknown[0]!r} (flags: {', '.join(FLAG_NAMES)})")
+            raise RulesError(f"unknown rule flag {quote(unknown[0])} (flags: {', '.join(FLAG_NAMES)})")
         return dataclasses.replace(self, **{k: _coerce(k, v) for k, v in flags.items()})
 
     def overrides(self) -> dict[str, Any]:
@@ -103,18 +104,27 @@ class Rules:
 
     @staticmethod
     def from_json(value: Any) -> Rules:
-        """Read the contract's form: a preset name or an object naming a preset and overriding flags."""
+        """Read the contract's form: a preset name or an object naming a preset and overriding flags
+        (None is the standard preset). An object must name its preset: the flags are changes to one.
+
+        >>> Rules.from_json({"open_tricks": "no"})
+        Traceback (most recent call last):
+        ...
+        bummerl.rules.RulesError: a rules object names its preset: {"preset": "standard", flag: value, ...}
+        """
         if isinstance(value, str):
             return Rules.preset(value)
         if isinstance(value, dict):
             body = dict(value)
-            name = body.pop("preset", "standard")
+            if "preset" not in body:
+                raise RulesError('a rules object names its preset: {"preset": "standard", flag: value, ...}')
+            name = body.pop("preset")
             if not isinstance(name, str):
-                raise RulesError(f"rules preset must be a name, not {name!r}")
+                raise RulesError(f"rules preset must be a name, not {quote(name)}")
             return Rules.preset(name).replace(**body)
         if value is None:
             return Rules.preset("standard")
-        raise RulesError(f"rules must be a preset name or an object, not {value!r}")
+        raise RulesError(f"rules must be a preset name or an object, not {quote(value)}")
 
     def describe(self) -> str:
         """A one-line human description, e.g. ``standard (false_claim=mirror)``."""
@@ -136,13 +146,15 @@ _FALSE = {"no", "false", "off", "0"}
 
 
 def _coerce(name: str, value: Any) -> Any:
+    if isinstance(value, str) and not value.isascii():
+        return value  # refused as it is ("\u212a".lower() is "k": no lowering of odd letters into a word)
     if name in _BOOL_FLAGS and isinstance(value, str):
         low = value.strip().lower()
         if low in _TRUE:
             return True
         if low in _FALSE:
             return False
-        raise RulesError(f"rule flag {name} must be yes or no, not {value!r}")
+        raise RulesError(f"rule flag {name} must be yes or no, not {quote(value)}")
     if name in _CHOICES and isinstance(value, str):
         value = value.strip().lower().replace("66", "sixty-six") if name == "game" else value.strip().lower()
     return value

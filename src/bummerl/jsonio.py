@@ -1,0 +1,172 @@
+"""The one hardened reader of JSON and text input: every loader of the package reads through it.
+
+:func:`loads` is ``json.loads`` that refuses, with an :class:`InputError` (a
+:class:`~bummerl.errors.BummerlError`) and a one-line message, what the standard reader lets through or
+turns into a bare ``ValueError`` or ``RecursionError``: a key twice in one object; a number longer than
+:data:`MOST_NUMBER_CHARS` characters (Python refuses integers over 4,300 digits with a bare
+ValueError, and no count or point value of a deal needs more than a few digits); ``NaN``,
+``Infinity`` and ``1e999`` (which Python reads as infinity); nesting deeper than :data:`MOST_DEPTH`;
+bytes that are not UTF-8. :func:`decode` and :func:`open_text` read bytes, files and standard input as
+strict UTF-8.
+
+>>> loads('{"dealer": 1, "actions": ["play QH"]}')
+{'dealer': 1, 'actions': ['play QH']}
+>>> loads('{"dealer": 1, "dealer": 0}')
+Traceback (most recent call last):
+...
+bummerl.jsonio.InputError: bad JSON: the key 'dealer' appears twice in one object
+>>> loads("[" * 100 + "]" * 100)
+Traceback (most recent call last):
+...
+bummerl.jsonio.InputError: bad JSON: nested too deeply (more than 32 levels)
+>>> loads("7" * 5000)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+bummerl.jsonio.InputError: bad JSON: a number of 5000 characters is far too long (77777...)
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+import sys
+from typing import Any, TextIO
+
+from bummerl.errors import BummerlError, quote
+
+__all__ = ["MOST_DEPTH", "MOST_NUMBER_CHARS", "InputError", "decode", "loads", "not_utf8", "open_text"]
+
+#: The deepest nesting of lists and objects accepted (a game record nests 4 deep).
+MOST_DEPTH = 32
+#: The longest number accepted, in characters (seeds and counts fit in far fewer).
+MOST_NUMBER_CHARS = 40
+
+
+class InputError(BummerlError):
+    """Input that cannot be read as text or JSON; the message is one line.
+
+    ``lineno`` and ``colno`` locate a JSON syntax error (None for the other refusals).
+    """
+
+    def __init__(
+        self, message: str, lineno: int | None = None, colno: int | None = None, msg: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.lineno = lineno
+        self.colno = colno
+        #: The syntax error alone (``Expecting value``), empty for the other refusals.
+        self.msg = msg
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse JSON text (or UTF-8 bytes) into Python values; refuse what the module docstring lists."""
+    if isinstance(text, bytes | bytearray):
+        text = decode(bytes(text))
+    _check_depth(text)
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_object,
+            parse_int=_int,
+            parse_float=_float,
+            parse_constant=_constant,
+        )
+    except json.JSONDecodeError as err:
+        raise InputError(
+            f"bad JSON at line {err.lineno} column {err.colno}: {err.msg}", err.lineno, err.colno, err.msg
+        ) from None
+    except RecursionError:  # pragma: no cover - the depth check comes first
+        raise InputError("bad JSON: nested too deeply") from None
+
+
+def decode(data: bytes, source: str = "") -> str:
+    """Bytes as strict UTF-8 text; ``source`` (a file name) starts the message of the error.
+
+    >>> decode(b"QH \\xe2\\x99\\xa5")
+    'QH ♥'
+    >>> decode(b"\\xff QH", "deal.json")
+    Traceback (most recent call last):
+    ...
+    bummerl.jsonio.InputError: cannot read deal.json: not UTF-8 text (invalid start byte at byte 0)
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(_not_utf8(err, source)) from None
+
+
+def open_text(file: str) -> TextIO:
+    """A file (``-``: standard input) opened as strict UTF-8 text; reading bad bytes raises
+    ``UnicodeDecodeError`` (say it with :func:`not_utf8`). Raises ``OSError`` if it cannot be opened."""
+    if file != "-":
+        return open(file, encoding="utf-8", errors="strict")
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # a test harness's text stream: already text
+        return sys.stdin
+    return io.TextIOWrapper(buffer, encoding="utf-8", errors="strict")
+
+
+def not_utf8(err: UnicodeDecodeError, source: str = "") -> InputError:
+    """The one-line error for bytes that are not UTF-8, naming the file."""
+    return InputError(_not_utf8(err, source))
+
+
+def _not_utf8(err: UnicodeDecodeError, source: str) -> str:
+    where = f"cannot read {source}: " if source else ""
+    return f"{where}not UTF-8 text ({err.reason} at byte {err.start})"
+
+
+# ------------------------------------------------------------------------------------------- the hooks
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InputError(f"bad JSON: the key {quote(key)} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _number_text(text: str) -> str:
+    if len(text) > MOST_NUMBER_CHARS:
+        raise InputError(f"bad JSON: a number of {len(text)} characters is far too long ({text[:5]}...)")
+    return text
+
+
+def _int(text: str) -> int:
+    return int(_number_text(text))
+
+
+def _float(text: str) -> float:
+    value = float(_number_text(text))
+    if value in (math.inf, -math.inf):
+        raise InputError(f"bad JSON: the number {text} is out of range")
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise InputError(f"bad JSON: {text} is not a JSON value")
+
+
+# ------------------------------------------------------------------------------------------- nesting
+
+#: A JSON string (its brackets do not nest), and the brackets that do.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than :data:`MOST_DEPTH` before the recursive parser sees it."""
+    if text.count("[") + text.count("{") <= MOST_DEPTH:
+        return
+    depth = 0
+    for match in _BRACKET.finditer(_STRING.sub("", text)):
+        if match.group() in "[{":
+            depth += 1
+            if depth > MOST_DEPTH:
+                raise InputError(f"bad JSON: nested too deeply (more than {MOST_DEPTH} levels)")
+        else:
+            depth -= 1
