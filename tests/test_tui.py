@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from bummerl.actions import Action
 from bummerl.cards import parse_cards
 from bummerl.rules import Rules
-from bummerl.storage import load
+from bummerl.store import GameStore
 from bummerl.table import FirstLegal
 from bummerl.tui.app import BummerlApp, sorted_hand
 from bummerl.tui.screens import DealSummaryScreen, GameOverScreen
@@ -80,10 +80,11 @@ def test_a_full_deal_by_keys_with_exchange_close_marriage_and_claim(tmp_path: Pa
         assert not isinstance(app.screen, DealSummaryScreen)
         assert "Deal 2: You deal." in screen and s.table.deal_number == 2
         assert s.table.score == (4, 7)
-        saved = load(s.saved.id, tmp_path)
-        assert saved.results == [{"winner": 0, "game_points": 3, "reason": "claim"}]
-        assert saved.record["deals"][0]["actions"][:2] == ["exchange", "play AS"]
-        assert saved.record["scores"] == [[4, 7]]
+        with GameStore.open(tmp_path) as store:
+            saved = store.load(s.id)
+        assert [o.to_json() for o in saved.outcomes] == [{"winner": 0, "game_points": 3, "reason": "claim"}]
+        assert saved.record.deals[0].actions[:2] == ("exchange", "play AS")
+        assert saved.record.scores == ((4, 7),)
 
     run(app, body)
 
@@ -226,7 +227,8 @@ def test_a_whole_bummerl_by_keys_ends_with_the_review(tmp_path: Path) -> None:
         screen = screen_text(app)
         assert "Where you lost game points" in screen
         assert "wins the Bummerl" in screen or "win the Bummerl" in screen
-        saved = load(s.saved.id, tmp_path)
+        with GameStore.open(tmp_path) as store:
+            saved = store.load(s.id)
         assert saved.finished and saved.winner == s.table.game.winner
         await pilot.press("q")
 

@@ -13,7 +13,18 @@ from bummerl.errors import BummerlError
 from bummerl.rules import PRESETS, Rules, RulesError
 from bummerl.view import View
 
-__version__ = "0.1.0"
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("bummerl")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree that is not installed
+        return "0+unknown"
+
+
+#: The version from the package metadata (pyproject.toml's ``version``): one version number.
+__version__ = _version()
 
 __all__ = [
     "PRESETS",

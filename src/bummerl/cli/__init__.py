@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bummerl.cli import (
     arena,  # noqa: F401
+    games,  # noqa: F401
     play,  # noqa: F401
     replay,  # noqa: F401
     solve,  # noqa: F401

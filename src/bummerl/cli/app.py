@@ -16,9 +16,20 @@ app = typer.Typer(
 )
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from bummerl import __version__
+
+        typer.echo(f"bummerl {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
-    """Keep ``bummerl`` a group of subcommands even while only one is registered."""
+def _root(
+    version: bool = typer.Option(False, "--version", help="Show the version and exit.", is_eager=True,
+                                 callback=_show_version),
+) -> None:
+    """Schnapsen and Sixty-Six: play, replay, solve, analyse and pit bots against each other."""
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -1,33 +1,96 @@
-"""``bummerl play`` (a full-screen game of a whole Bummerl against the computer) and ``bummerl stats``."""
+"""``bummerl play`` (a full-screen game of a whole Bummerl against the computer) and ``bummerl stats``.
+
+Games live in the game store (:mod:`bummerl.store`); the last level, rules, card faces and the
+confirmation setting are remembered there for the next ``bummerl play``.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 import secrets
-from typing import Annotated
+import sys
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from bummerl.cli.app import app, fail, parse_rule_overrides
 
-__all__ = ["play", "stats"]
+if TYPE_CHECKING:
+    from bummerl.rules import Rules
+    from bummerl.session import PlaySession
+    from bummerl.store import GameStore, Tally
+
+__all__ = ["play", "remembered", "stats"]
 
 _LEVELS = ("easy", "medium", "hard", "expert")
 _DEALERS = ("me", "computer", "random")
+_CARDS = ("french", "german")
+_NO_TERMINAL = "bummerl play needs a terminal (its input and output are not one): run it in a terminal window"
+
+
+def _has_terminal() -> bool:
+    """True when standard input and output are a terminal (the full-screen game needs one)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def remembered(store: GameStore) -> dict[str, Any]:
+    """The last options of ``bummerl play`` from the store, each checked (a bad one is dropped with a
+    warning): ``level``, ``rules`` (a :class:`~bummerl.rules.Rules`), ``cards``, ``confirm``."""
+    from bummerl.rules import Rules, RulesError
+
+    raw = store.settings()
+    out: dict[str, Any] = {}
+    if raw.get("level") in _LEVELS:
+        out["level"] = raw["level"]
+    if raw.get("cards") in _CARDS:
+        out["cards"] = raw["cards"]
+    if isinstance(raw.get("confirm"), bool):
+        out["confirm"] = raw["confirm"]
+    if "rules" in raw:
+        with contextlib.suppress(RulesError):
+            out["rules"] = Rules.from_json(raw["rules"])
+    bad = [k for k in ("level", "cards", "confirm", "rules") if k in raw and k not in out]
+    if bad:
+        typer.echo(f"warning: the remembered {', '.join(bad)} in {store.path} is not valid; using the "
+                   "default", err=True)
+    return out
+
+
+def _new_rules(rules: str | None, rule: list[str] | None, last: Rules | None) -> Rules:
+    from bummerl.rules import Rules
+
+    if rules is None and not rule and last is not None:
+        return last
+    base = Rules.preset(rules) if rules is not None else (last or Rules.preset("standard"))
+    return base.replace(**parse_rule_overrides(rule or []))
 
 
 @app.command()
 def play(
-    rules: Annotated[str, typer.Option("--rules", help="Rules preset: standard, soft, sharp, tompa, vu, "
-                                                       "sixty-six.")] = "standard",
+    game_id: Annotated[str | None, typer.Argument(
+        metavar="[ID]", help="The game to continue (implies --resume; an id or its start: bummerl games).",
+        show_default=False)] = None,
+    rules: Annotated[str | None, typer.Option(
+        "--rules", help="Rules preset: standard, soft, sharp, tompa, vu, sixty-six (default: the last used, "
+                        "else standard).", show_default=False)] = None,
     rule: Annotated[list[str] | None, typer.Option(
         "--rule", help="Override one rule flag, FLAG=VALUE (repeatable), e.g. false_claim=mirror.")] = None,
-    level: Annotated[str, typer.Option(help="Computer level: easy, medium, hard or expert.")] = "medium",
-    cards: Annotated[str, typer.Option(help="Card faces: french (♣♦♥♠) or german (Eichel, Schellen, "
-                                            "Herz, Laub).")] = "french",
+    level: Annotated[str | None, typer.Option(
+        help="Computer level: easy, medium, hard or expert (default: the last used, else medium).",
+        show_default=False)] = None,
+    cards: Annotated[str | None, typer.Option(
+        help="Card faces: french (♣♦♥♠) or german (Eichel, Schellen, Herz, Laub) (default: the last used, "
+             "else french).", show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(
         help="Seed for the shuffles and the computer (replayable).")] = None,
-    dealer: Annotated[str, typer.Option(help="Who deals first: me, computer or random.")] = "random",
-    resume: Annotated[bool, typer.Option("--resume", help="Continue the last unfinished game.")] = False,
+    dealer: Annotated[str | None, typer.Option(
+        help="Who deals first: me, computer or random.", show_default=False)] = None,
+    resume: Annotated[bool, typer.Option(
+        "--resume", help="Continue the last unfinished game (or the game ID).")] = False,
+    confirm: Annotated[bool | None, typer.Option(
+        "--confirm/--no-confirm", help="Ask before a claim or a close (remembered; default: ask).",
+        show_default=False)] = None,
     delay: Annotated[float, typer.Option(help="Seconds before each computer move.")] = 0.7,
     samples: Annotated[int, typer.Option(help="Sampled worlds for the ? analysis (exact when fewer "
                                               "worlds are left).")] = 100,
@@ -38,72 +101,135 @@ def play(
 ) -> None:
     """Play a whole Bummerl (7 game points down to 0) against the computer in the terminal.
 
-    The game is saved after every action; --resume continues it.
+    Every action is stored before it is shown; --resume continues the last unfinished game. The level,
+    rules, card faces and --confirm setting you choose are remembered for next time.
     """
-    from bummerl.cards import CardParseError, parse_cards
-    from bummerl.engine import DeckError
-    from bummerl.rules import Rules, RulesError
-    from bummerl.storage import StorageError, latest_unfinished
-    from bummerl.tui.session import PlaySession
+    from bummerl.errors import BummerlError
+    from bummerl.session import PlaySession
+    from bummerl.store import GameStore, StoredGame
 
     if delay < 0:
         fail("--delay cannot be negative")
     if samples < 1 or review_samples < 1:
         fail("--samples and --review-samples must be at least 1")
+    resume = resume or game_id is not None
     try:
-        if resume:
-            saved = latest_unfinished()
-            if saved is None:
-                fail("there is no unfinished game to resume (start one with: bummerl play)")
-            session = PlaySession.resume(saved)
-        else:
-            if level not in _LEVELS:
-                fail(f"unknown level {level!r} (choose from {', '.join(_LEVELS)})")
-            if cards not in ("french", "german"):
-                fail(f"unknown card faces {cards!r} (choose french or german)")
-            if dealer not in _DEALERS:
-                fail(f"--dealer must be me, computer or random, not {dealer!r}")
-            chosen = Rules.preset(rules).replace(**parse_rule_overrides(rule or []))
-            decks = [[int(c) for c in parse_cards(d)] for d in deck or []]
-            first = {"me": 0, "computer": 1, "random": None}[dealer]
-            session = PlaySession.new(
-                chosen, level=level, seed=secrets.randbelow(2**31) if seed is None else seed,
-                first_dealer=first, cards="german" if cards == "german" else "french", decks=decks,
-            )
-    except (RulesError, ValueError, CardParseError, DeckError, StorageError) as err:
+        store = GameStore.open()
+    except BummerlError as err:
         fail(str(err))
+    try:
+        for note in store.notes:
+            typer.echo(f"warning: {note}", err=True)
+        last = remembered(store)
+        ask = confirm if confirm is not None else bool(last.get("confirm", True))
+        if resume:
+            given = [name for name, value in (("--level", level), ("--rules", rules), ("--rule", rule),
+                                              ("--cards", cards), ("--seed", seed), ("--dealer", dealer),
+                                              ("--deck", deck)) if value not in (None, [])]
+            stored: StoredGame | None
+            stored = store.load(store.resolve(game_id)) if game_id is not None else store.latest_playing()
+            if stored is None:
+                fail("there is no unfinished game to resume (start one with: bummerl play)")
+            if stored.state == "finished":
+                fail(f"game {stored.id} is finished (see it with: bummerl games export {stored.id} | "
+                     "bummerl replay -)")
+            session = PlaySession.resume(stored, store)
+            if given:
+                session.note = (f"--resume keeps game {stored.id}'s own level ({stored.level}), rules "
+                                f"({stored.rules.describe()}), cards ({stored.cards}) and seed; ignored: "
+                                f"{', '.join(given)}")
+                typer.echo(f"note: {session.note}", err=True)
+            if confirm is not None:
+                store.remember({"confirm": confirm})
+        else:
+            chosen_level = level if level is not None else last.get("level", "medium")
+            if chosen_level not in _LEVELS:
+                fail(f"unknown level {chosen_level!r} (choose from {', '.join(_LEVELS)})")
+            chosen_cards = cards if cards is not None else last.get("cards", "french")
+            if chosen_cards not in _CARDS:
+                fail(f"unknown card faces {chosen_cards!r} (choose french or german)")
+            if dealer not in (None, *_DEALERS):
+                fail(f"--dealer must be me, computer or random, not {dealer!r}")
+            chosen_rules = _new_rules(rules, rule, last.get("rules"))
+            from bummerl.cards import parse_cards
 
+            decks = [[int(c) for c in parse_cards(d)] for d in deck or []]
+            if not _has_terminal():
+                fail(_NO_TERMINAL)
+            store.remember({"level": chosen_level, "rules": chosen_rules.to_json(), "cards": chosen_cards,
+                            "confirm": ask})
+            first = {"me": 0, "computer": 1, "random": None}[dealer or "random"]
+            session = PlaySession.new(
+                chosen_rules, level=chosen_level, seed=secrets.randbelow(2**31) if seed is None else seed,
+                first_dealer=first, cards="german" if chosen_cards == "german" else "french", decks=decks,
+                store=store,
+            )
+        _run(session, store, ask=ask, delay=delay, samples=samples, review_samples=review_samples)
+    except BummerlError as err:
+        fail(str(err))
+    finally:
+        store.close()
+
+
+def _run(session: PlaySession, store: GameStore, *, ask: bool, delay: float, samples: int,
+         review_samples: int) -> None:
+    """Hold the game's lease while the full-screen app runs; then say whether the game is stored."""
     from bummerl.tui.app import BummerlApp
 
-    BummerlApp(session, delay=delay, analysis_samples=samples, review_samples=review_samples).run()
-    saved = session.saved
-    if saved.finished:
-        typer.echo(f"Game over. Saved as {saved.id}.")
+    with store.lease(session.id, "terminal"):
+        if not _has_terminal():
+            fail(_NO_TERMINAL)
+        options: dict[str, Any] = {}
+        if "confirm" in inspect.signature(BummerlApp).parameters:
+            options["confirm"] = ask
+        BummerlApp(session, delay=delay, analysis_samples=samples, review_samples=review_samples,
+                   **options).run()
+        session.sync()
+    if session.save_error is not None:
+        fail(f"the game could not be saved: {session.save_error}; the moves since the last save are lost", 1)
+    if session.table.game.is_over:
+        typer.echo(f"Game over. Saved as {session.id}.")
     else:
-        typer.echo(f"Game saved ({saved.id}). Continue it with: bummerl play --resume")
+        typer.echo(f"Game saved ({session.id}). Continue it with: bummerl play --resume")
+
+
+def _tally_table(title: str, name: str, rows: dict[str, Tally], order: tuple[str, ...]) -> Any:
+    from rich.table import Table
+
+    grid = Table(title=title)
+    grid.add_column(name)
+    for column in ("deals won", "Bummerls won", "game points won", "game points lost", "unfinished",
+                   "abandoned"):
+        grid.add_column(column, justify="right")
+    rank = {n: i for i, n in enumerate(order)}
+    for key in sorted(rows, key=lambda n: (rank.get(n, len(rank)), n)):
+        s = rows[key]
+        grid.add_row(key, f"{s.deals_won} / {s.deals}", f"{s.bummerls_won} / {s.bummerls}",
+                     str(s.game_points_won), str(s.game_points_lost), str(s.playing), str(s.abandoned))
+    return grid
 
 
 @app.command()
 def stats() -> None:
-    """Games, Bummerls and game points you won against each computer level."""
+    """Deals, Bummerls and game points you won against the computer, per level and per rules preset."""
     from rich.console import Console
-    from rich.table import Table
 
-    from bummerl.storage import games_dir
-    from bummerl.storage import stats as compute
+    from bummerl.errors import BummerlError
+    from bummerl.rules import PRESETS
+    from bummerl.store import COMPUTER_LEVELS, GameStore
 
-    totals = compute()
+    try:
+        with GameStore.open() as store:
+            totals = store.stats()
+            path = store.path
+    except BummerlError as err:
+        fail(str(err))
+    for damaged in totals.damaged:
+        typer.echo(f"warning: {damaged} (not counted)", err=True)
     console = Console()
-    if not totals:
-        console.print(f"No games saved yet in {games_dir()} — start one with: bummerl play")
+    if not totals.by_level:
+        console.print(f"No games saved yet in {path} — start one with: bummerl play")
         return
-    grid = Table(title="Your games against the computer")
-    grid.add_column("level")
-    for name in ("deals won", "Bummerls won", "game points won", "game points lost", "unfinished"):
-        grid.add_column(name, justify="right")
-    order = {name: i for i, name in enumerate(_LEVELS)}
-    for level in sorted(totals, key=lambda n: (order.get(n, len(order)), n)):
-        s = totals[level]
-        grid.add_row(level, f"{s.deals_won} / {s.deals}", f"{s.bummerls_won} / {s.bummerls}",
-                     str(s.game_points_won), str(s.game_points_lost), str(s.unfinished))
-    console.print(grid)
+    console.print(_tally_table("Your games against the computer, per level", "level", totals.by_level,
+                               COMPUTER_LEVELS))
+    console.print(_tally_table("… and per rules preset", "rules", totals.by_rules, tuple(PRESETS)))

@@ -1,0 +1,96 @@
+"""``bummerl games``: list the stored games (``--json``: one object per line), ``games export ID`` (its game
+record, for ``bummerl replay -``) and ``games delete ID``. An ID may be shortened to any unique start."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from bummerl.cli.app import app, fail
+
+__all__ = ["delete", "export", "games_app", "listing"]
+
+games_app = typer.Typer(
+    name="games",
+    help="Your stored games: list them, export one's game record, delete one.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+app.add_typer(games_app)
+_ID = typer.Argument(metavar="ID", help="The game (an id or its start).")
+
+
+def _score(score: tuple[int, int]) -> str:
+    return f"{score[0]}:{score[1]}"
+
+
+@games_app.callback()
+def listing(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line (id, state, …).")] = False,
+) -> None:
+    """List the stored games, the most recently played first (id, date, rules, level, score, state).
+
+    The score is the game points you and the other seat still need (7:7 at the start). A damaged game is
+    listed as damaged, with the reason on standard error.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from bummerl.errors import BummerlError
+    from bummerl.store import GameDamaged, GameStore
+
+    try:
+        with GameStore.open() as store:
+            found = list(store.games())
+            problems = store.notes or store.import_problems()
+            path = store.path
+    except BummerlError as err:
+        fail(str(err))
+    for note in problems:
+        typer.echo(f"warning: {note}", err=True)
+    for game in found:
+        if isinstance(game, GameDamaged):
+            typer.echo(f"warning: {game}", err=True)
+            if as_json:
+                typer.echo(json.dumps({"id": game.game_id, "state": "damaged", "error": game.why}))
+            else:
+                typer.echo(f"{game.game_id:<16} {'?':<16} {'?':<24} {'?':<7} {'?':<5} damaged")
+        elif as_json:
+            typer.echo(json.dumps(game.summary()))
+        else:
+            when = game.updated.astimezone().strftime("%Y-%m-%d %H:%M")
+            typer.echo(f"{game.id:<16} {when:<16} {game.rules.describe():<24} {game.level:<7} "
+                       f"{_score(game.score):<5} {game.state}")
+    if not found and not as_json:
+        typer.echo(f"No games saved yet in {path} — start one with: bummerl play")
+
+
+@games_app.command()
+def export(game_id: Annotated[str, _ID]) -> None:
+    """Print a game's record (JSON, rules.md section 9): ``bummerl games export ID | bummerl replay -``."""
+    from bummerl.errors import BummerlError
+    from bummerl.store import GameStore
+
+    try:
+        with GameStore.open() as store:
+            game = store.load(store.resolve(game_id))
+    except BummerlError as err:
+        fail(str(err))
+    typer.echo(game.record.dumps())
+
+
+@games_app.command()
+def delete(game_id: Annotated[str, _ID]) -> None:
+    """Delete a stored game (not one that is open in a window)."""
+    from bummerl.errors import BummerlError
+    from bummerl.store import GameStore
+
+    try:
+        with GameStore.open() as store:
+            full = store.resolve(game_id)
+            store.delete(full)
+    except BummerlError as err:
+        fail(str(err))
+    typer.echo(f"Deleted game {full}.")

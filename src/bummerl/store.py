@@ -1,0 +1,837 @@
+"""The game store: every game of the terminal game and the web server in one SQLite database.
+
+The database is ``games.db`` in the data directory (``$BUMMERL_HOME``, else the platform's user data
+directory for ``bummerl``). It is opened in WAL mode with ``synchronous=FULL`` and a busy timeout, so several
+processes (terminal games, a web server) share it safely, and every change is committed before the call
+returns: an action the front end shows is on disk. The schema version is ``PRAGMA user_version``; the
+:data:`MIGRATIONS` list brings an older database up to date, one numbered step at a time (append-only: a
+later feature appends a step, never edits one).
+
+A game is a row (id, created/updated times, rules, level, card faces, seed, first dealer, state, score),
+its deals (dealer and deck order) and an append-only table of actions. Loading rebuilds the game record
+(rules.md section 9) and replays it through the engine, so a row that does not replay, or a field that is
+not one of the known values (a level must be a built-in level: a ``cmd:`` bot is never read from storage),
+is reported as :class:`GameDamaged`, naming the game. Old JSON saves (``<data dir>/games/*.json``, the
+``bummerl-game/1`` format) are imported once, automatically; the files are kept.
+
+Public API: :meth:`GameStore.open`, :meth:`~GameStore.create`, :meth:`~GameStore.sync` (append what a
+record has beyond the stored game, in one transaction), :meth:`~GameStore.start_deal`,
+:meth:`~GameStore.append_action`, :meth:`~GameStore.finish`, :meth:`~GameStore.load`,
+:meth:`~GameStore.games`, :meth:`~GameStore.latest_playing`, :meth:`~GameStore.resolve` (an id or a
+unique prefix), :meth:`~GameStore.delete`, :meth:`~GameStore.lease` (one player process per game),
+:meth:`~GameStore.stats`, :meth:`~GameStore.settings` / :meth:`~GameStore.remember`, :meth:`~GameStore.close`.
+
+>>> import tempfile
+>>> from bummerl.game import Bummerl
+>>> store = GameStore.open(Path(tempfile.mkdtemp()))
+>>> game = Bummerl(Rules.preset("standard"), seed=5, first_dealer=1)
+>>> stored = store.create(rules=game.rules, level="easy", seed=5, cards="french", first_dealer=1,
+...                       record=game.record())
+>>> game.apply(game.deal.legal_actions()[0])
+>>> store.sync(stored.id, game.record())
+>>> again = store.load(stored.id)
+>>> again.state, again.level, again.record.deals[0].actions == (str(game.deal.history[0]),)
+('playing', 'easy', True)
+>>> with store.lease(stored.id, "terminal"):
+...     store.latest_playing().id == stored.id
+True
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import secrets
+import socket
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from bummerl.cards import Card, CardParseError
+from bummerl.engine import Outcome
+from bummerl.errors import BummerlError
+from bummerl.records import DealRecord, GameRecord, RecordError
+from bummerl.rules import Rules, RulesError
+
+__all__ = [
+    "CARD_STYLES",
+    "COMPUTER_LEVELS",
+    "DB_NAME",
+    "KINDS",
+    "MIGRATIONS",
+    "STATES",
+    "GameBusy",
+    "GameDamaged",
+    "GameNotFound",
+    "GameStore",
+    "Stats",
+    "StoreError",
+    "StoredGame",
+    "Tally",
+    "check_kind",
+    "data_dir",
+]
+
+#: The file name of the database inside the data directory.
+DB_NAME = "games.db"
+#: The computer levels a stored game may name (``random`` plays uniformly at random).
+COMPUTER_LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "random")
+#: Every kind of other seat a stored game may name: a computer level, or ``human`` for a person.
+KINDS: tuple[str, ...] = (*COMPUTER_LEVELS, "human")
+#: Card faces.
+CARD_STYLES: tuple[str, ...] = ("french", "german")
+#: The states of a game.
+STATES: tuple[str, ...] = ("playing", "finished", "abandoned")
+State = Literal["playing", "finished", "abandoned"]
+
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_LEGACY_MAX_BYTES = 4_000_000
+_BUSY_MS = 15_000
+
+#: Schema steps, numbered from 1 (``PRAGMA user_version`` is the number of steps applied). Append-only.
+MIGRATIONS: list[tuple[str, ...]] = [
+    (  # 1: games, their deals and actions, leases, settings, and the record of imported JSON saves
+        """CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            level TEXT NOT NULL,
+            cards TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            first_dealer INTEGER NOT NULL,
+            target INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            score0 INTEGER NOT NULL,
+            score1 INTEGER NOT NULL
+        )""",
+        "CREATE INDEX games_by_update ON games (updated)",
+        """CREATE TABLE deals (
+            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            deal_index INTEGER NOT NULL,
+            dealer INTEGER NOT NULL,
+            deck TEXT NOT NULL,
+            PRIMARY KEY (game_id, deal_index)
+        )""",
+        """CREATE TABLE actions (
+            game_id TEXT NOT NULL,
+            deal_index INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            PRIMARY KEY (game_id, deal_index, seq),
+            FOREIGN KEY (game_id, deal_index) REFERENCES deals (game_id, deal_index) ON DELETE CASCADE
+        )""",
+        """CREATE TABLE leases (
+            game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            owner TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            host TEXT NOT NULL,
+            started TEXT NOT NULL,
+            since TEXT NOT NULL
+        )""",
+        "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE legacy_imports (
+            file TEXT PRIMARY KEY,
+            game_id TEXT,
+            problem TEXT,
+            imported TEXT NOT NULL
+        )""",
+    ),
+]
+
+
+# ----------------------------------------------------------------------------------------------- errors
+
+
+class StoreError(BummerlError):
+    """The store cannot be opened, read or written (one line, e.g. ``cannot write the data directory``)."""
+
+
+class GameDamaged(StoreError):
+    """A stored game that does not read or replay; the message names it, and the other games are fine."""
+
+    def __init__(self, game_id: str, why: str) -> None:
+        super().__init__(f"game {game_id} is damaged: {why}; the other games are fine")
+        self.game_id = game_id
+        self.why = why
+
+
+class GameBusy(StoreError):
+    """Another live process (or another owner in this one) plays this game."""
+
+
+class GameNotFound(StoreError):
+    """No stored game has this id (or prefix)."""
+
+
+# ----------------------------------------------------------------------------------------------- values
+
+
+def data_dir() -> Path:
+    """Where bummerl keeps its files: ``$BUMMERL_HOME`` or the user data directory.
+
+    >>> from unittest import mock
+    >>> with mock.patch.dict(os.environ, {"BUMMERL_HOME": "/tmp/somewhere"}):
+    ...     str(data_dir())
+    '/tmp/somewhere'
+    """
+    home = os.environ.get("BUMMERL_HOME")
+    if home:
+        return Path(home).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("bummerl", appauthor=False))
+
+
+def check_kind(value: object) -> str:
+    """A stored level or seat kind, checked against the built-in ones (never a ``cmd:`` program).
+
+    >>> check_kind("expert")
+    'expert'
+    >>> check_kind("cmd:touch X")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bummerl.store.StoreError: unknown level 'cmd:touch X' (a stored game may name easy, medium, ... or human)
+    """
+    if isinstance(value, str) and value in KINDS:
+        return value
+    shown = repr(value)[:80]
+    raise StoreError(f"unknown level {shown} (a stored game may name {', '.join(KINDS[:-1])} or human)")
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One stored game, replayed: its settings, state, record (with the scores) and deal results.
+
+    ``level`` is a computer level (:data:`COMPUTER_LEVELS`) or ``human``; seat 0 is the person at this
+    front end, seat 1 the other seat; ``score`` is the game points each seat still needs.
+    """
+
+    id: str
+    created: datetime
+    updated: datetime
+    rules: Rules
+    level: str
+    cards: str
+    seed: int
+    first_dealer: int
+    state: str
+    record: GameRecord
+    score: tuple[int, int]
+    outcomes: tuple[Outcome, ...] = ()
+    winner: int | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True once somebody has won the Bummerl."""
+        return self.state == "finished"
+
+    def summary(self) -> dict[str, Any]:
+        """The game as a JSON object for listings (``bummerl games --json``)."""
+        return {
+            "id": self.id,
+            "state": self.state,
+            "created": self.created.isoformat(),
+            "updated": self.updated.isoformat(),
+            "rules": self.rules.to_json(),
+            "level": self.level,
+            "cards": self.cards,
+            "score": list(self.score),
+            "deals": len(self.record.deals),
+            "winner": self.winner,
+        }
+
+
+@dataclass
+class Tally:
+    """What seat 0 (you) won in a group of games against the computer."""
+
+    deals: int = 0
+    deals_won: int = 0
+    bummerls: int = 0
+    bummerls_won: int = 0
+    playing: int = 0
+    abandoned: int = 0
+    game_points_won: int = 0
+    game_points_lost: int = 0
+
+    def add(self, game: StoredGame) -> None:
+        """Count one game."""
+        for outcome in game.outcomes:
+            self.deals += 1
+            if outcome.winner == 0:
+                self.deals_won += 1
+                self.game_points_won += outcome.game_points
+            elif outcome.winner == 1:
+                self.game_points_lost += outcome.game_points
+        if game.state == "finished":
+            self.bummerls += 1
+            self.bummerls_won += game.winner == 0
+        elif game.state == "abandoned":
+            self.abandoned += 1
+        else:
+            self.playing += 1
+
+
+@dataclass
+class Stats:
+    """Totals over the games against the computer, per level and per rules preset; damaged games listed."""
+
+    by_level: dict[str, Tally] = field(default_factory=dict)
+    by_rules: dict[str, Tally] = field(default_factory=dict)
+    damaged: list[GameDamaged] = field(default_factory=list)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+# ----------------------------------------------------------------------------------------------- leases
+
+
+def _process_start(pid: int) -> str:
+    """The start time of a process (Linux ``/proc``), to tell a reused pid apart; "" when unknown."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    fields = text.rsplit(")", 1)[-1].split()
+    return fields[19] if len(fields) > 19 else ""
+
+
+def _alive(pid: int, host: str, started: str) -> bool:
+    """Whether the process that took a lease still runs (a lease from another host counts as live)."""
+    if host != socket.gethostname():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    except OSError:
+        return False
+    with contextlib.suppress(OSError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()
+        if fields and fields[0] in ("Z", "X"):  # a zombie: it has ended
+            return False
+    return not started or _process_start(pid) in ("", started)
+
+
+# ----------------------------------------------------------------------------------------------- the store
+
+
+class GameStore:
+    """The SQLite game store (see the module docstring); thread-safe, one per process is enough."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self._db = connection
+        self._lock = threading.RLock()
+        self._held: dict[str, str] = {}
+        #: Problems met while importing old JSON saves this time (each is also kept in the database).
+        self.notes: list[str] = []
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, home: Path | None = None) -> GameStore:
+        """Open (creating and migrating it if needed) the store in ``home`` (default :func:`data_dir`).
+
+        Raises :class:`StoreError` with one line when the directory cannot be written or the database is
+        damaged or newer than this bummerl.
+        """
+        home = data_dir() if home is None else Path(home)
+        try:
+            home.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise StoreError(f"cannot write the data directory {home}: {err.strerror or err}") from None
+        if not os.access(home, os.W_OK | os.X_OK):
+            raise StoreError(f"cannot write the data directory {home}: permission denied")
+        path = home / DB_NAME
+        try:
+            db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot open the game database {path}: {err}") from None
+        store = cls(path, db)
+        try:
+            db.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("PRAGMA foreign_keys = ON")
+            store._migrate()
+            store._import_legacy(home / "games")
+        except sqlite3.DatabaseError as err:
+            db.close()
+            raise store._damaged_db(err) from None
+        except BaseException:
+            db.close()
+            raise
+        return store
+
+    def _damaged_db(self, err: sqlite3.Error) -> StoreError:
+        text = str(err)
+        if isinstance(err, sqlite3.OperationalError) and "locked" in text:
+            return StoreError(f"the game database {self.path} is busy (another bummerl holds it too long)")
+        if isinstance(err, sqlite3.OperationalError) and ("readonly" in text or "unable to open" in text):
+            return StoreError(f"cannot write the game database {self.path}: {err}")
+        return StoreError(f"the game database {self.path} is damaged: {err} (move it away to start afresh; "
+                          "`sqlite3 games.db .recover` may save its games)")
+
+    def _migrate(self) -> None:
+        with self._tx() as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise StoreError(f"the game database {self.path} has schema version {version}, newer than "
+                                 f"this bummerl knows ({len(MIGRATIONS)}): upgrade bummerl")
+            for number in range(version, len(MIGRATIONS)):
+                for statement in MIGRATIONS[number]:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {number + 1}")
+
+    @property
+    def schema_version(self) -> int:
+        """The number of migration steps applied."""
+        with self._lock:
+            return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def close(self) -> None:
+        """Release this process's leases and close the connection."""
+        with self._lock:
+            for game_id, owner in list(self._held.items()):
+                with contextlib.suppress(sqlite3.Error):
+                    self._release(game_id, owner)
+            self._db.close()
+
+    def __enter__(self) -> GameStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE``), committed on success, rolled back on error."""
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def _writing(self, what: str) -> Iterator[sqlite3.Connection]:
+        """A write transaction whose SQLite errors become one-line :class:`StoreError`."""
+        try:
+            with self._tx() as db:
+                yield db
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot save {what} in {self.path}: {err}") from None
+
+    # ------------------------------------------------------------------ writing games
+
+    def create(
+        self,
+        *,
+        rules: Rules,
+        level: str,
+        seed: int,
+        cards: str,
+        first_dealer: int,
+        record: GameRecord,
+    ) -> StoredGame:
+        """Store a new game (with the deals and actions of ``record`` so far: at least the first deal) and
+        return it. ``level`` is a computer level or ``human``; ``seed`` the seed of the later shuffles and
+        of the computer."""
+        check_kind(level)
+        if cards not in CARD_STYLES:
+            raise StoreError(f"unknown card faces {cards!r} (french or german)")
+        if record.rules != rules or record.first_dealer != first_dealer or not record.deals:
+            raise StoreError("the record's rules or first dealer differ from the game's, or it has no deal")
+        target = record.target
+        game_id = secrets.token_hex(6)
+        now = _now()
+        with self._writing(f"game {game_id}") as db:
+            db.execute(
+                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'playing', ?, ?)",
+                (game_id, now, now, json.dumps(rules.to_json()), level, cards, seed, first_dealer, target,
+                 target, target),
+            )
+            self._append(db, game_id, record)
+        return self.load(game_id)
+
+    def sync(self, game_id: str, record: GameRecord) -> None:
+        """Append what ``record`` has beyond the stored game (new deals, new actions) and its score and
+        state, in one transaction. The stored part must be the start of ``record``, else
+        :class:`StoreError`."""
+        with self._writing(f"game {game_id}") as db:
+            self._append(db, game_id, record)
+
+    def _append(self, db: sqlite3.Connection, game_id: str, record: GameRecord) -> None:
+        self._check_lease(db, game_id)
+        row = db.execute("SELECT target FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFound(f"no saved game {game_id}")
+        target = row[0]
+        stored_deals = db.execute("SELECT deal_index, dealer, deck FROM deals WHERE game_id = ? "
+                                  "ORDER BY deal_index", (game_id,)).fetchall()
+        stored_actions: dict[int, list[str]] = {}
+        for index, action in db.execute("SELECT deal_index, action FROM actions WHERE game_id = ? "
+                                        "ORDER BY deal_index, seq", (game_id,)):
+            stored_actions.setdefault(index, []).append(action)
+        if len(stored_deals) > len(record.deals):
+            raise StoreError(f"game {game_id} has more deals stored than the game being saved")
+        for index, deal in enumerate(record.deals):
+            deck = " ".join(str(c) for c in deal.deck)
+            if index < len(stored_deals):
+                if tuple(stored_deals[index][1:]) != (deal.dealer, deck):
+                    raise StoreError(f"game {game_id}: deal {index + 1} differs from the stored one")
+            else:
+                db.execute("INSERT INTO deals VALUES (?, ?, ?, ?)", (game_id, index, deal.dealer, deck))
+            have = stored_actions.get(index, [])
+            if list(deal.actions[:len(have)]) != have:
+                raise StoreError(f"game {game_id}: deal {index + 1} was played differently elsewhere")
+            new = [(game_id, index, seq, a) for seq, a in enumerate(deal.actions) if seq >= len(have)]
+            db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)", new)
+        score = record.scores[-1] if record.scores else (target, target)
+        state = "finished" if min(score) <= 0 else "playing"  # played on: an abandoned game is played again
+        db.execute("UPDATE games SET updated = ?, state = ?, score0 = ?, score1 = ? WHERE id = ?",
+                   (_now(), state, score[0], score[1], game_id))
+
+    def start_deal(self, game_id: str, deal_index: int, dealer: int,
+                   deck: Sequence[Card | int | str]) -> None:
+        """Store a new deal (``deal_index`` from 0) with its dealer and deck order (top card first)."""
+        cards = [Card.parse(c) if isinstance(c, str) else Card.from_index(int(c)) for c in deck]
+        text = " ".join(str(c) for c in cards)
+        with self._writing(f"game {game_id}") as db:
+            self._check_lease(db, game_id)
+            db.execute("INSERT INTO deals VALUES (?, ?, ?, ?)", (game_id, deal_index, dealer, text))
+            db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
+
+    def append_action(self, game_id: str, deal_index: int, action: str) -> None:
+        """Append one action to a stored deal (committed before this returns)."""
+        with self._writing(f"game {game_id}") as db:
+            self._check_lease(db, game_id)
+            seq = db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ? AND deal_index = ?",
+                             (game_id, deal_index)).fetchone()[0]
+            db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (game_id, deal_index, seq, str(action)))
+            db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
+
+    def finish(self, game_id: str, state: State = "finished") -> None:
+        """Set a game's state (``finished`` or ``abandoned``) and bring its score up to date."""
+        if state not in STATES:
+            raise StoreError(f"unknown game state {state!r}")
+        game = self.load(game_id)
+        with self._writing(f"game {game_id}") as db:
+            db.execute("UPDATE games SET updated = ?, state = ?, score0 = ?, score1 = ? WHERE id = ?",
+                       (_now(), state, game.score[0], game.score[1], game_id))
+
+    def delete(self, game_id: str) -> None:
+        """Delete a game (its deals, actions and lease too); :class:`GameNotFound` if there is none."""
+        with self._writing(f"game {game_id}") as db:
+            self._check_lease(db, game_id)
+            if db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 0:
+                raise GameNotFound(f"no saved game {game_id}")
+
+    # ------------------------------------------------------------------ reading games
+
+    def resolve(self, text: str) -> str:
+        """The id of the one game whose id is ``text`` or starts with it.
+
+        Raises :class:`GameNotFound` when none does, :class:`StoreError` when several do.
+        """
+        if not isinstance(text, str) or not _ID.fullmatch(text):
+            raise GameNotFound(f"no saved game {str(text)[:80]!r}")
+        with self._lock:
+            try:
+                ids = [r[0] for r in self._db.execute(
+                    "SELECT id FROM games WHERE id = ? OR substr(id, 1, ?) = ? ORDER BY id",
+                    (text, len(text), text))]
+            except sqlite3.DatabaseError as err:
+                raise self._damaged_db(err) from None
+        if text in ids:
+            return str(text)
+        if not ids:
+            raise GameNotFound(f"no saved game {text!r} (bummerl games lists them)")
+        if len(ids) > 1:
+            raise StoreError(f"{text!r} starts {len(ids)} game ids ({', '.join(ids[:4])}): give more of it")
+        return str(ids[0])
+
+    def load(self, game_id: str) -> StoredGame:
+        """The stored game, replayed; :class:`GameNotFound`, or :class:`GameDamaged` naming what is wrong."""
+        with self._lock:
+            try:
+                db = self._db
+                row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+                if row is None:
+                    raise GameNotFound(f"no saved game {game_id!r} (bummerl games lists them)")
+                deals = db.execute("SELECT deal_index, dealer, deck FROM deals WHERE game_id = ? "
+                                   "ORDER BY deal_index", (game_id,)).fetchall()
+                actions = db.execute("SELECT deal_index, seq, action FROM actions WHERE game_id = ? "
+                                     "ORDER BY deal_index, seq", (game_id,)).fetchall()
+            except sqlite3.DatabaseError as err:
+                raise self._damaged_db(err) from None
+        try:
+            return _build(row, deals, actions)
+        except (BummerlError, ValueError, TypeError, KeyError, RecursionError) as err:
+            raise GameDamaged(str(row[0]), str(err)[:200]) from None
+
+    def games(self) -> Iterator[StoredGame | GameDamaged]:
+        """Every stored game, the most recently played first; a damaged one is yielded as its error."""
+        with self._lock:
+            try:
+                ids = [r[0] for r in self._db.execute(
+                    "SELECT id FROM games ORDER BY updated DESC, rowid DESC")]
+            except sqlite3.DatabaseError as err:
+                raise self._damaged_db(err) from None
+        for game_id in ids:
+            try:
+                yield self.load(game_id)
+            except GameDamaged as err:
+                yield err
+            except GameNotFound:  # deleted meanwhile
+                continue
+
+    def latest_playing(self) -> StoredGame | None:
+        """The most recently played unfinished game, if any (:class:`GameDamaged` if that one is damaged)."""
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT id FROM games WHERE state = 'playing' "
+                                       "ORDER BY updated DESC, rowid DESC LIMIT 1").fetchone()
+            except sqlite3.DatabaseError as err:
+                raise self._damaged_db(err) from None
+        return None if row is None else self.load(row[0])
+
+    def stats(self) -> Stats:
+        """Totals of your games against the computer, per level and per rules preset."""
+        out = Stats()
+        for game in self.games():
+            if isinstance(game, GameDamaged):
+                out.damaged.append(game)
+            elif game.level != "human":
+                out.by_level.setdefault(game.level, Tally()).add(game)
+                out.by_rules.setdefault(game.rules.base, Tally()).add(game)
+        return out
+
+    # ------------------------------------------------------------------ leases
+
+    @contextlib.contextmanager
+    def lease(self, game_id: str, owner: str) -> Iterator[None]:
+        """Hold a game for ``owner`` in this process while the block runs.
+
+        Raises :class:`GameBusy` ("this game is open in another window") when another live process, or
+        another owner in this one, holds it. A lease left by a process that has ended is taken over.
+        """
+        self._acquire(game_id, owner)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                self._release(game_id, owner)
+
+    def _acquire(self, game_id: str, owner: str) -> None:
+        me = (owner, os.getpid(), socket.gethostname())
+        with self._writing(f"the lease of game {game_id}") as db:
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise GameNotFound(f"no saved game {game_id!r}")
+            row = db.execute("SELECT owner, pid, host, started FROM leases WHERE game_id = ?",
+                             (game_id,)).fetchone()
+            if row is not None and tuple(row[:3]) != me and _alive(row[1], row[2], row[3]):
+                raise GameBusy("this game is open in another window")
+            db.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?, ?)",
+                       (game_id, owner, me[1], me[2], _process_start(me[1]), _now()))
+        self._held[game_id] = owner
+
+    def _release(self, game_id: str, owner: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM leases WHERE game_id = ? AND owner = ? AND pid = ? AND host = ?",
+                       (game_id, owner, os.getpid(), socket.gethostname()))
+        self._held.pop(game_id, None)
+
+    def _check_lease(self, db: sqlite3.Connection, game_id: str) -> None:
+        """Refuse a write to a game another live process holds."""
+        row = db.execute("SELECT owner, pid, host, started FROM leases WHERE game_id = ?",
+                         (game_id,)).fetchone()
+        if row is None:
+            return
+        if (row[1] == os.getpid() and row[2] == socket.gethostname()) or not _alive(row[1], row[2], row[3]):
+            return  # this process holds it (for one of its owners), or the holder has ended
+        raise GameBusy("this game is open in another window")
+
+    def holder(self, game_id: str) -> int | None:
+        """The pid of the live process holding the game, if any."""
+        with self._lock:
+            row = self._db.execute("SELECT pid, host, started FROM leases WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+        return row[0] if row is not None and _alive(row[0], row[1], row[2]) else None
+
+    # ------------------------------------------------------------------ settings
+
+    def settings(self) -> dict[str, Any]:
+        """The remembered settings (values as JSON); unreadable ones are left out (callers check values)."""
+        out: dict[str, Any] = {}
+        with self._lock:
+            try:
+                rows = self._db.execute("SELECT key, value FROM settings").fetchall()
+            except sqlite3.DatabaseError as err:
+                raise self._damaged_db(err) from None
+        for key, value in rows:
+            with contextlib.suppress(ValueError, TypeError):
+                out[str(key)] = json.loads(value)
+        return out
+
+    def remember(self, values: Mapping[str, Any]) -> None:
+        """Remember settings (JSON values) for next time."""
+        with self._writing("the settings") as db:
+            db.executemany("INSERT OR REPLACE INTO settings VALUES (?, ?)",
+                           [(k, json.dumps(v)) for k, v in values.items()])
+
+    # ------------------------------------------------------------------ old JSON saves
+
+    def import_problems(self) -> list[str]:
+        """One line for every old JSON save that could not be imported (the files are kept)."""
+        with self._lock:
+            rows = self._db.execute("SELECT file, problem FROM legacy_imports WHERE problem IS NOT NULL "
+                                    "ORDER BY file").fetchall()
+        return [_legacy_note(file, problem) for file, problem in rows]
+
+    def _import_legacy(self, folder: Path) -> None:
+        """Import each ``games/*.json`` not imported before (once per file; the files stay)."""
+        if not folder.is_dir():
+            return
+        with self._lock:
+            done = {r[0] for r in self._db.execute("SELECT file FROM legacy_imports")}
+        for path in sorted(folder.glob("*.json")):
+            if path.name in done:
+                continue
+            with self._tx() as db:
+                if db.execute("SELECT 1 FROM legacy_imports WHERE file = ?", (path.name,)).fetchone():
+                    continue
+                try:
+                    game_id = _import_file(db, path)
+                    problem = None
+                except (BummerlError, OSError, ValueError, TypeError, KeyError, RecursionError) as err:
+                    game_id, problem = None, str(err)[:200]
+                    self.notes.append(_legacy_note(path.name, problem))
+                db.execute("INSERT INTO legacy_imports VALUES (?, ?, ?, ?)",
+                           (path.name, game_id, problem, _now()))
+
+
+def _legacy_note(file: str, problem: str) -> str:
+    return f"the old save games/{file} is damaged: {problem}; it was not imported (the file is kept)"
+
+
+def _import_file(db: sqlite3.Connection, path: Path) -> str:
+    """Insert one old ``bummerl-game/1`` JSON save; raises with the reason it cannot be imported."""
+    with path.open("rb") as fh:
+        raw = fh.read(_LEGACY_MAX_BYTES + 1)
+    if len(raw) > _LEGACY_MAX_BYTES:
+        raise StoreError("the file is too large to be a saved game")
+    data = json.loads(raw.decode("utf-8"))
+    if not isinstance(data, dict) or data.get("format") != "bummerl-game/1":
+        raise StoreError("not a saved bummerl game")
+    game_id = data.get("id")
+    if not isinstance(game_id, str) or not _ID.fullmatch(game_id):
+        raise StoreError(f"bad game id {str(game_id)[:80]!r}")
+    level = check_kind(data.get("level"))
+    if level == "human":
+        raise StoreError("an old save always played against the computer")
+    cards = data.get("cards", "french")
+    if cards not in CARD_STYLES:
+        raise StoreError(f"unknown card faces {str(cards)[:80]!r}")
+    seed = data.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise StoreError(f"bad seed {str(seed)[:80]!r}")
+    if data.get("human_seat", 0) != 0:
+        raise StoreError("the person must play seat 0")
+    record = GameRecord.from_json(data.get("record"))
+    game = record.replay()
+    full = GameRecord.from_game(game)
+    times = []
+    for key in ("created", "updated"):
+        try:
+            stamp = datetime.fromisoformat(str(data.get(key)))
+        except ValueError:
+            stamp = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+        if stamp.tzinfo is None:
+            stamp = stamp.replace(tzinfo=UTC)
+        times.append(stamp.astimezone(UTC).isoformat(timespec="microseconds"))
+    if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+        raise StoreError(f"a game with the id {game_id} is already stored")
+    state = "finished" if game.is_over else "playing"
+    db.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               (game_id, times[0], times[1], json.dumps(record.rules.to_json()), level, cards, seed,
+                record.first_dealer, record.target, state, game.score[0], game.score[1]))
+    for index, deal in enumerate(full.deals):
+        db.execute("INSERT INTO deals VALUES (?, ?, ?, ?)",
+                   (game_id, index, deal.dealer, " ".join(str(c) for c in deal.deck)))
+        db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
+                       [(game_id, index, seq, a) for seq, a in enumerate(deal.actions)])
+    return game_id
+
+
+def _build(row: sqlite3.Row | tuple[Any, ...], deals: list[Any], actions: list[Any]) -> StoredGame:
+    """A stored game from its rows, every field checked and the record replayed (raises on damage)."""
+    game_id, created, updated, rules_text, level, cards, seed, first_dealer, target, state, s0, s1 = row
+    level = check_kind(level)
+    if cards not in CARD_STYLES:
+        raise StoreError(f"unknown card faces {str(cards)[:80]!r}")
+    if state not in STATES:
+        raise StoreError(f"unknown state {str(state)[:80]!r}")
+    for name, value in (("seed", seed), ("first dealer", first_dealer), ("target", target)):
+        if not isinstance(value, int):
+            raise StoreError(f"the {name} is not a number")
+    if first_dealer not in (0, 1) or not 1 <= target <= 1000:
+        raise StoreError("bad first dealer or target")
+    try:
+        rules = Rules.from_json(json.loads(rules_text))
+    except (RulesError, ValueError, TypeError) as err:
+        raise StoreError(f"bad rules: {str(err)[:80]}") from None
+    moves: dict[int, list[str]] = {}
+    for index, seq, action in actions:
+        got = moves.setdefault(index, [])
+        if seq != len(got) or not isinstance(action, str):
+            raise StoreError(f"the actions of deal {index + 1} are out of order")
+        got.append(action)
+    records = []
+    for n, (index, dealer, deck) in enumerate(deals):
+        if index != n or dealer not in (0, 1) or not isinstance(deck, str):
+            raise StoreError(f"deal {n + 1} is missing or malformed")
+        try:
+            cards_of_deck = tuple(Card.parse(c) for c in deck.split())
+        except CardParseError as err:
+            raise StoreError(f"deal {n + 1}: {err}") from None
+        records.append(DealRecord(rules, dealer, cards_of_deck, tuple(moves.pop(index, []))))
+    if moves:
+        raise StoreError("actions of a deal that is not stored")
+    if not records:
+        raise StoreError("no deal is stored")
+    try:
+        game = GameRecord(rules, first_dealer, tuple(records), None, target).replay()
+    except RecordError as err:
+        raise StoreError(f"it does not replay: {err}") from None
+    record = GameRecord.from_game(game)
+    if game.is_over != (state == "finished"):
+        over = "over" if game.is_over else "not over"
+        raise StoreError(f"it is stored as {state} but the Bummerl is {over}")
+    if (s0, s1) != game.score:
+        raise StoreError(f"the stored score {[s0, s1]} differs from the replay's {list(game.score)}")
+    try:
+        when = (datetime.fromisoformat(created), datetime.fromisoformat(updated))
+    except (TypeError, ValueError):
+        raise StoreError("bad times") from None
+    return StoredGame(
+        id=game_id, created=when[0], updated=when[1], rules=rules, level=level, cards=cards, seed=seed,
+        first_dealer=first_dealer, state=state, record=record, score=game.score,
+        outcomes=tuple(s.outcome for s in game.finished), winner=game.winner,
+    )

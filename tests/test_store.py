@@ -1,0 +1,351 @@
+"""The SQLite game store: where it lives, schema and migrations, every action stored, resume, damaged rows
+reported by name, nothing from storage executed, leases, stats per level and per rules preset."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bummerl.records import GameRecord
+from bummerl.rules import Rules
+from bummerl.session import PlaySession
+from bummerl.store import (
+    DB_NAME,
+    MIGRATIONS,
+    GameBusy,
+    GameDamaged,
+    GameNotFound,
+    GameStore,
+    StoreError,
+    data_dir,
+)
+from bummerl.table import FirstLegal
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("BUMMERL_HOME", str(tmp_path))
+    return tmp_path
+
+
+def play_some(session: PlaySession, steps: int, *, finish: bool = False) -> None:
+    """Play ``steps`` actions (or the whole Bummerl with ``finish``), the human taking the last legal one."""
+    done = 0
+    while session.table.phase != "game_over" and (finish or done < steps):
+        if session.table.phase == "deal_over":
+            session.next_deal()
+        elif session.table.human_to_move:
+            session.act(session.view().legal_actions[-1])
+        else:
+            session.apply_bot(session.bot_choice())
+        done += 1
+
+
+def new_session(home: Path, level: str = "easy", seed: int = 1, rules: str = "standard") -> PlaySession:
+    return PlaySession.new(Rules.preset(rules), level=level, seed=seed, first_dealer=0, home=home,
+                           bot=FirstLegal())
+
+
+def raw(home: Path) -> sqlite3.Connection:
+    return sqlite3.connect(home / DB_NAME, isolation_level=None)
+
+
+# ------------------------------------------------------------------------------------ where and how
+
+
+def test_bummerl_home_overrides_the_data_directory(home: Path) -> None:
+    assert data_dir() == home
+    with GameStore.open() as store:
+        assert store.path == home / DB_NAME
+
+
+def test_without_bummerl_home_the_user_data_directory_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    import platformdirs
+
+    monkeypatch.delenv("BUMMERL_HOME", raising=False)
+    assert data_dir() == Path(platformdirs.user_data_dir("bummerl", appauthor=False))
+
+
+def test_the_database_is_wal_with_full_sync_and_the_latest_schema(home: Path) -> None:
+    with GameStore.open() as store:
+        assert store.schema_version == len(MIGRATIONS) >= 1
+        assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    with GameStore.open() as again:  # opening twice migrates nothing twice
+        assert again.schema_version == len(MIGRATIONS)
+
+
+def test_a_database_from_a_newer_bummerl_is_refused_in_one_line(home: Path) -> None:
+    GameStore.open().close()
+    raw(home).execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
+    with pytest.raises(StoreError, match="newer than this bummerl knows"):
+        GameStore.open()
+
+
+def test_an_older_schema_is_migrated_step_by_step(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    GameStore.open().close()
+    step = ("CREATE TABLE later_feature (x INTEGER)",)
+    monkeypatch.setattr("bummerl.store.MIGRATIONS", [*MIGRATIONS, step])
+    with GameStore.open() as store:
+        assert store.schema_version == len(MIGRATIONS) + 1
+        assert store._db.execute("SELECT COUNT(*) FROM later_feature").fetchone()[0] == 0
+
+
+def test_an_unwritable_data_directory_is_one_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    with pytest.raises(StoreError, match=r"^cannot write the data directory .*a-file/sub"):
+        GameStore.open(blocker / "sub")
+
+
+def test_a_file_that_is_not_a_database_is_reported_as_damaged(home: Path) -> None:
+    (home / DB_NAME).write_bytes(b"this is not SQLite at all, just some text " * 100)
+    with pytest.raises(StoreError, match=r"game database .* is damaged: file is not a database") as err:
+        GameStore.open()
+    assert "\n" not in str(err.value)
+
+
+# ------------------------------------------------------------------------------------ games
+
+
+def test_every_action_is_stored_and_resume_continues_exactly(home: Path) -> None:
+    session = new_session(home, seed=21)
+    with GameStore.open() as reader:
+        for _ in range(30):
+            play_some(session, 1)
+            stored = reader.load(session.id)
+            assert stored.record == session.table.record()
+            assert stored.score == session.table.score and stored.state == "playing"
+        resumed = PlaySession.resume(session.id, reader)
+    assert resumed.table.deal.history == session.table.deal.history
+    assert resumed.table.deal.hands == session.table.deal.hands
+    assert resumed.table.score == session.table.score and resumed.id == session.id
+    play_some(resumed, 3)  # and it plays on from there
+    session.close()
+
+
+def test_a_finished_game_is_stored_finished_with_its_record_replayable(home: Path) -> None:
+    session = new_session(home, seed=4)
+    play_some(session, 0, finish=True)
+    with GameStore.open() as store:
+        stored = store.load(session.id)
+        assert stored.finished and stored.winner == session.table.game.winner
+        assert store.latest_playing() is None
+    again = GameRecord.loads(stored.record.dumps()).replay()
+    assert again.winner == stored.winner and again.score == stored.score
+    assert list(stored.outcomes) == [s.outcome for s in session.table.game.finished]
+
+
+def test_games_are_listed_newest_first_and_found_by_a_unique_prefix(home: Path) -> None:
+    first, second = new_session(home, seed=1), new_session(home, seed=2)
+    play_some(first, 2)  # played last: listed first
+    with GameStore.open() as store:
+        assert [g.id for g in store.games()] == [first.id, second.id]  # type: ignore[union-attr]
+        assert store.resolve(first.id[:6]) == first.id
+        with pytest.raises(GameNotFound):
+            store.resolve("zzzz")
+        with pytest.raises(GameNotFound):
+            store.resolve("../etc/passwd")
+        latest = store.latest_playing()
+        assert latest is not None and latest.id == first.id
+        store.delete(second.id)
+        assert [g.id for g in store.games()] == [first.id]  # type: ignore[union-attr]
+        with pytest.raises(GameNotFound):
+            store.delete(second.id)
+
+
+def test_a_record_played_differently_elsewhere_is_refused(home: Path) -> None:
+    a = new_session(home, seed=3)
+    play_some(a, 2)
+    with GameStore.open() as store:
+        b = PlaySession.resume(a.id, store, bot=FirstLegal())
+        for session, pick in ((a, 0), (b, -1)):
+            seat = session.table.deal.to_move
+            session.table.act(seat, session.table.view(seat).legal_actions[pick])
+        assert a.table.record() != b.table.record()
+        store.sync(a.id, a.table.record())
+        with pytest.raises(StoreError, match="played differently elsewhere"):
+            store.sync(b.id, b.table.record())
+        assert store.load(a.id).record == a.table.record()
+
+
+# ------------------------------------------------------------------------------------ damage
+
+
+def test_a_damaged_row_is_reported_by_name_and_the_other_games_are_fine(home: Path) -> None:
+    good, bad = new_session(home, seed=5), new_session(home, seed=6)
+    play_some(good, 4)
+    play_some(bad, 4)
+    raw(home).execute("UPDATE actions SET action = 'play XX' WHERE game_id = ? AND seq = 1", (bad.id,))
+    with GameStore.open() as store:
+        with pytest.raises(GameDamaged, match=rf"^game {bad.id} is damaged: .*; the other games are fine$"):
+            store.load(bad.id)
+        listed = list(store.games())
+        assert {type(g).__name__ for g in listed} == {"StoredGame", "GameDamaged"}
+        assert [g.game_id for g in listed if isinstance(g, GameDamaged)] == [bad.id]
+        assert store.load(good.id).record == good.table.record()
+        assert [e.game_id for e in store.stats().damaged] == [bad.id]
+
+
+@pytest.mark.parametrize(("column", "value", "why"), [
+    ("level", "cmd:touch X", "unknown level 'cmd:touch X'"),
+    ("cards", "klingon", "unknown card faces"),
+    ("state", "won-by-magic", "unknown state"),
+    ("rules", '"no-such-preset"', "bad rules"),
+    ("score0", 3, "stored score"),
+    ("state", "finished", "stored as finished but the Bummerl is not over"),
+])
+def test_every_stored_field_is_checked(home: Path, column: str, value: object, why: str) -> None:
+    s = new_session(home)
+    raw(home).execute(f"UPDATE games SET {column} = ?", (value,))
+    with GameStore.open() as store, pytest.raises(GameDamaged, match=why):
+        store.load(s.id)
+
+
+def test_a_stored_cmd_level_is_never_run(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    s = new_session(home)
+    raw(home).execute("UPDATE games SET level = 'cmd:touch X'")
+    with GameStore.open() as store:
+        with pytest.raises(GameDamaged, match="unknown level 'cmd:touch X'"):
+            PlaySession.resume(s.id, store)
+        with pytest.raises(GameDamaged):
+            store.latest_playing()
+    assert not (tmp_path / "X").exists()
+
+
+# ------------------------------------------------------------------------------------ saving fails
+
+
+def test_a_failed_save_is_told_and_the_next_save_catches_up(home: Path) -> None:
+    s = new_session(home, seed=8)
+    play_some(s, 2)
+    db = s.store._db
+    db.execute("PRAGMA query_only = ON")  # every write now fails, as on a read-only or failing disk
+    play_some(s, 1)
+    assert s.save_error is not None and "readonly" in s.save_error
+    failed = [e for e in s.table.events if e.kind == "save_failed"]
+    assert len(failed) == 1 and failed[0].text.startswith("The game could not be saved")
+    play_some(s, 1)
+    assert len([e for e in s.table.events if e.kind == "save_failed"]) == 1  # told once, not every move
+    db.execute("PRAGMA query_only = OFF")
+    play_some(s, 1)
+    assert s.save_error is None
+    assert [e.kind for e in s.table.events if e.kind in ("save_failed", "saved")] == ["save_failed", "saved"]
+    with GameStore.open() as reader:
+        assert reader.load(s.id).record == s.table.record()  # nothing missed
+
+
+# ------------------------------------------------------------------------------------ leases
+
+
+def test_a_lease_keeps_a_second_owner_out_until_it_is_released(home: Path) -> None:
+    s = new_session(home)
+    with GameStore.open() as store:
+        with store.lease(s.id, "window-1"):
+            with pytest.raises(GameBusy, match="this game is open in another window"):
+                store.lease(s.id, "window-2").__enter__()
+            with store.lease(s.id, "window-1"):  # the same owner again is fine
+                pass
+        with store.lease(s.id, "window-2"):
+            pass
+
+
+def test_a_lease_of_an_ended_process_is_taken_over(home: Path) -> None:
+    s = new_session(home)
+    raw(home).execute("INSERT INTO leases VALUES (?, 'terminal', 999999999, ?, '', '')",
+                      (s.id, __import__("socket").gethostname()))
+    with GameStore.open() as store, store.lease(s.id, "terminal"):
+        assert store.holder(s.id) == __import__("os").getpid()
+
+
+# ------------------------------------------------------------------------------------ stats and settings
+
+
+def test_stats_count_per_level_and_per_rules_preset(home: Path) -> None:
+    finished = new_session(home, "easy", 1)
+    play_some(finished, 0, finish=True)
+    new_session(home, "easy", 2, "tompa")
+    other = new_session(home, "expert", 3, "tompa")
+    play_some(other, 0, finish=True)
+    with GameStore.open() as store:
+        totals = store.stats()
+        games = [g for g in store.games() if not isinstance(g, GameDamaged)]
+    assert set(totals.by_level) == {"easy", "expert"} and set(totals.by_rules) == {"standard", "tompa"}
+    for key, tally in [*totals.by_level.items(), *totals.by_rules.items()]:
+        group = [g for g in games if key in (g.level, g.rules.base)]
+        outcomes = [o for g in group for o in g.outcomes]
+        assert tally.deals == len(outcomes)
+        assert tally.deals_won == sum(o.winner == 0 for o in outcomes)
+        assert tally.game_points_won == sum(o.game_points for o in outcomes if o.winner == 0)
+        assert tally.game_points_lost == sum(o.game_points for o in outcomes if o.winner == 1)
+        assert tally.bummerls == sum(g.finished for g in group)
+        assert tally.bummerls_won == sum(g.winner == 0 for g in group)
+        assert tally.playing == sum(g.state == "playing" for g in group)
+    assert totals.by_level["easy"].playing == 1 and totals.by_rules["tompa"].playing == 1
+
+
+def test_settings_are_remembered(home: Path) -> None:
+    with GameStore.open() as store:
+        assert store.settings() == {}
+        store.remember({"level": "hard", "rules": {"preset": "standard", "false_claim": "mirror"},
+                        "confirm": False})
+    with GameStore.open() as store:
+        assert store.settings() == {"level": "hard", "rules": {"preset": "standard", "false_claim": "mirror"},
+                                    "confirm": False}
+
+
+# ------------------------------------------------------------------------------------ old JSON saves
+
+
+def legacy(home: Path, name: str, **fields: object) -> Path:
+    """Write an old ``bummerl-game/1`` save (a short real game unless ``record`` is given)."""
+    from bummerl.game import Bummerl
+
+    game = Bummerl(Rules.preset("standard"), seed=9, first_dealer=1)
+    for _ in range(5):
+        game.apply(game.deal.legal_actions()[0])
+    body: dict[str, object] = {
+        "format": "bummerl-game/1", "id": name, "level": "hard", "seed": 9, "record": game.record().to_json(),
+        "human_seat": 0, "cards": "german", "created": "2025-01-02T03:04:05+00:00",
+        "updated": "2025-01-02T03:05:00+00:00", "results": [], "score": [7, 7], "finished": False,
+        "winner": None,
+    }
+    body.update(fields)
+    path = home / "games" / f"{name}.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(body))
+    return path
+
+
+def test_old_json_saves_are_imported_once_and_the_files_kept(home: Path) -> None:
+    path = legacy(home, "20250102-030405-abcdef")
+    with GameStore.open() as store:
+        game = store.load("20250102-030405-abcdef")
+        assert (game.level, game.cards, game.seed, game.state) == ("hard", "german", 9, "playing")
+        assert len(game.record.deals[0].actions) == 5 and game.created.year == 2025
+        assert store.notes == []
+        store.delete(game.id)
+    assert path.exists()
+    with GameStore.open() as store:  # deleted stays deleted: the file is not imported again
+        assert list(store.games()) == []
+
+
+def test_a_damaged_or_dangerous_old_save_is_reported_and_not_imported(
+        home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    legacy(home, "evil", level="cmd:touch X")
+    legacy(home, "broken")
+    (home / "games" / "broken.json").write_text("{not json")
+    legacy(home, "fine")
+    with GameStore.open() as store:
+        assert [g.id for g in store.games()] == ["fine"]  # type: ignore[union-attr]
+        assert len(store.notes) == 2
+        assert any("games/evil.json is damaged: unknown level 'cmd:touch X'" in n for n in store.notes)
+        assert any("games/broken.json is damaged" in n for n in store.notes)
+    with GameStore.open() as store:  # reported once at import, and listed every time after
+        assert store.notes == [] and len(store.import_problems()) == 2
+    assert not (tmp_path / "X").exists()
