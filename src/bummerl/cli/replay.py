@@ -4,14 +4,16 @@ FILE (``-`` for standard input) holds one record, possibly pretty-printed, or JS
 line). With ``--json`` one compact JSON object is printed per record, in order, as each is replayed;
 without it each deal is shown trick by trick for a person. The first bad record stops the run with exit
 status 2 and one line on standard error (``error: line 3: step 7: play KS is not legal: ...``); the
-results of the records before it have already been printed.
+results of the records before it have already been printed. Input is read as strict UTF-8 through
+:mod:`bummerl.jsonio`; only a :class:`~bummerl.errors.BummerlError` (or a file that cannot be read) is
+reported this way, anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Annotated, TextIO
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -42,18 +44,19 @@ def replay(
     """
     import json
     import os
-    from contextlib import nullcontext
 
+    from bummerl.errors import BummerlError
+    from bummerl.jsonio import not_utf8, open_text
     from bummerl.records import DealRecord, RecordError, read_records
 
     try:
-        stream: TextIO = sys.stdin if file == "-" else open(file, encoding="utf-8")  # noqa: SIM115
+        stream = open_text(file)
     except OSError as err:
         fail(f"cannot read {file}: {err.strerror or err}")
     console = None if json_out else _console()
     done = 0
     try:
-        with nullcontext(stream) if file == "-" else stream:
+        with stream:
             for item in read_records(stream):
                 try:
                     replayed: DealReplay | GameReplay = item.record.trace()
@@ -71,11 +74,11 @@ def replay(
                     else:
                         _show_game(console, item.record, replayed)
                 done += 1
-    except RecordError as err:
+    except BummerlError as err:
         sys.stdout.flush()
         fail(str(err))
     except UnicodeDecodeError as err:
-        fail(f"cannot read {file}: not UTF-8 text ({err.reason} at byte {err.start})")
+        fail(str(not_utf8(err, file)))
     except BrokenPipeError:  # the reader stopped listening (``| head``): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(0) from None
