@@ -8,8 +8,10 @@ one JSON object spread over several lines:
 * a puzzle: a JSON diagram (:mod:`bummerl.puzzle`) or its notation (``analyse`` only, or ``solve`` when
   it hides nothing, e.g. an exhausted talon).
 
-Blank lines and lines starting with ``#`` are skipped. The first bad position stops the run with exit
-status 2 and one line on standard error, naming the line.
+Blank lines and lines starting with ``#`` are skipped. Input is strict UTF-8 and JSON is read by
+:func:`bummerl.jsonio.loads`. The first bad position (any :class:`~bummerl.errors.BummerlError`) stops the
+run with exit status 2 and one line on standard error, naming the line; anything else is a bug and keeps
+its traceback.
 """
 
 from __future__ import annotations
@@ -32,7 +34,10 @@ if TYPE_CHECKING:
     from bummerl.notation import Position
     from bummerl.puzzle import Puzzle
 
-__all__ = ["analyse_command", "solve_command"]
+__all__ = ["MOST_SAMPLES", "analyse_command", "solve_command"]
+
+#: The most placements ``analyse --samples`` may ask for (each is a whole solve).
+MOST_SAMPLES = 100_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +51,13 @@ class _InputError(BummerlError):
 
 
 def _read(file: str) -> str:
+    from bummerl.jsonio import not_utf8, open_text
+
     try:
-        if file == "-":
-            return sys.stdin.read()
-        with open(file, encoding="utf-8") as stream:
+        with open_text(file) as stream:
             return stream.read()
     except UnicodeDecodeError as err:
-        fail(f"cannot read {file}: not UTF-8 text ({err.reason} at byte {err.start})")
+        fail(str(not_utf8(err, file)))
     except OSError as err:
         fail(f"cannot read {file}: {err.strerror or err}")
 
@@ -90,14 +95,16 @@ def _from_text(line: str) -> Position | Puzzle:
 
 def _items(text: str) -> Iterator[_Item]:
     """Every position of a file's text, with where it came from."""
-    import json
+    from bummerl.jsonio import InputError, loads
 
     text = text.removeprefix("\ufeff")
     stripped = text.strip()
     if stripped.startswith("{") and "\n" in stripped:
         try:
-            whole = json.loads(stripped)
-        except json.JSONDecodeError:
+            whole = loads(stripped)
+        except InputError as err:
+            if err.lineno is None:  # a duplicate key, a huge number, deep nesting
+                raise _InputError(str(err)) from None
             whole = None  # JSON Lines, read line by line below
         if whole is not None:
             yield _Item("", _guard("", lambda: _from_json(whole)))
@@ -109,8 +116,10 @@ def _items(text: str) -> Iterator[_Item]:
         where = f"line {number}: "
         if line.startswith("{"):
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as err:
+                obj = loads(line)
+            except InputError as err:
+                if err.lineno is None:
+                    raise _InputError(f"{where}{err}") from None
                 raise _InputError(f"{where}not valid JSON ({err.msg} at column {err.colno})") from None
             yield _Item(where, _guard(where, lambda obj=obj: _from_json(obj)))
         else:
@@ -118,10 +127,11 @@ def _items(text: str) -> Iterator[_Item]:
 
 
 def _guard(where: str, load: Any) -> Any:
-    """Run ``load`` and turn any error a user can cause into one :class:`_InputError` line."""
+    """Run ``load`` and turn any error a user can cause into one :class:`_InputError` line (anything
+    else is a bug and keeps its traceback)."""
     try:
         return load()
-    except ValueError as err:  # PuzzleError, NotationError, RecordError, RulesError, DeckError...
+    except BummerlError as err:  # PuzzleError, NotationError, RecordError, RulesError, DeckError...
         raise _InputError(f"{where}{err}") from None
 
 
@@ -213,7 +223,7 @@ def solve_command(
                     console.rule()
                 _show_solution(console, _label(item.where, text), deal, value, pv, ranked)
             done += 1
-    except _InputError as err:
+    except BummerlError as err:
         sys.stdout.flush()
         fail(str(err))
     if not done:
@@ -259,9 +269,8 @@ def analyse_command(
         int | None,
         typer.Option(
             "--samples",
-            min=1,
             help="Sample this many placements of the unseen cards when there are more "
-            "(default: every one up to 2000, else 400).",
+            f"(default: every one up to 2000, else 400; at most {MOST_SAMPLES}).",
         ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the sample.")] = 0,
@@ -275,6 +284,8 @@ def analyse_command(
     from bummerl.notation import Position
     from bummerl.view import View
 
+    if samples is not None and not 1 <= samples <= MOST_SAMPLES:
+        fail(f"--samples must be from 1 to {MOST_SAMPLES}, not {samples}")
     text = _read(file)
     console = None if json_out else _console()
     done = 0
@@ -304,7 +315,7 @@ def analyse_command(
                     console.rule()
                 _show_analysis(console, _label(item.where, text), seat_label, result)
             done += 1
-    except _InputError as err:
+    except BummerlError as err:
         sys.stdout.flush()
         fail(str(err))
     if not done:
