@@ -89,7 +89,7 @@ def test_the_seed_fixes_the_seat_the_decks_and_the_opponents_play() -> None:
 def test_an_illegal_action_forfeits_three_game_points() -> None:
     env = BummerlVsBot(seat=0)
     env.reset(seed=2)
-    obs, reward, terminated, truncated, info = env.step(27)  # pass: never legal before the last trick
+    _obs, reward, terminated, _truncated, info = env.step(27)  # pass: never legal before the last trick
     assert (reward, terminated) == (-3.0, True)
     assert info["fault"] == "illegal action: pass" and info["outcome"]["reason"] == "forfeit"
     with pytest.raises(ValueError, match="reset"):
@@ -108,7 +108,8 @@ class Cheat:
 def test_an_illegal_action_of_the_opponent_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from bummerl.bots import registry
 
-    monkeypatch.setitem(registry._REGISTRY, "cheat", registry.BotEntry("cheat", lambda seed: Cheat(), "", False))
+    entry = registry.BotEntry("cheat", lambda seed: Cheat(), "plays pass", public=False)
+    monkeypatch.setitem(registry._REGISTRY, "cheat", entry)
     env = BummerlVsBot(opponent="cheat", seat=1)
     with pytest.raises(IllegalActionError, match="opponent 'cheat'"):
         for seed in range(4):  # the bot leads in about half the deals
@@ -120,7 +121,7 @@ def test_an_outside_program_can_be_the_opponent() -> None:
     program = "examples/random_bot.py"
     env = BummerlVsBot(opponent=f"cmd:{sys.executable} {program}", rules="standard")
     try:
-        total, infos = play(env, 1)
+        _total, infos = play(env, 1)
     finally:
         env.close()
     assert infos[-1]["outcome"]["reason"] != "forfeit"

@@ -9,13 +9,15 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="PettingZoo is in the rl extra: pip install 'bummerl[rl]'")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+import itertools
 
-from bummerl import Rules  # noqa: E402
-from bummerl.adapters.encoding import action_index, decode  # noqa: E402
-from bummerl.adapters.pettingzoo import AGENTS, BummerlEnv, DealEnv, bummerl_env, deal_env  # noqa: E402
-from bummerl.bots import make_bot  # noqa: E402
-from bummerl.rules import PRESETS  # noqa: E402
+from pettingzoo.test import api_test, seed_test
+
+from bummerl import Rules
+from bummerl.adapters.encoding import action_index, decode
+from bummerl.adapters.pettingzoo import AGENTS, BummerlEnv, DealEnv, bummerl_env, deal_env
+from bummerl.bots import make_bot
+from bummerl.rules import PRESETS
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -80,7 +82,7 @@ def test_a_bummerl_episode_plays_deals_until_a_seat_has_seven_game_points() -> N
     won = sum(d.outcome.game_points for d in game.finished if d.outcome.winner == game.winner)
     assert won >= 7
     dealers = [d.dealer for d in game.finished]
-    assert all(a != b for a, b in zip(dealers, dealers[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(dealers))
 
 
 def test_the_views_of_a_bummerl_carry_the_score() -> None:
@@ -99,7 +101,8 @@ def test_an_illegal_action_forfeits_three_game_points_and_ends_the_episode() -> 
     assert all(env.terminations.values())
     assert env.rewards == {agent: -3.0, other: 3.0}
     assert env.infos[agent]["fault"] == f"{agent}: illegal action: pass"
-    assert env.infos[other]["outcome"] == {"winner": AGENTS.index(other), "game_points": 3, "reason": "forfeit"}
+    forfeit = {"winner": AGENTS.index(other), "game_points": 3, "reason": "forfeit"}
+    assert env.infos[other]["outcome"] == forfeit
 
 
 def test_the_same_seed_gives_the_same_decks_and_rules_are_kept() -> None:

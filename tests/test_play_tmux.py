@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bummerl.store import GameStore
+
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux): this test needs it"
 )
@@ -79,8 +81,8 @@ def test_play_a_card_quit_and_resume_in_a_real_terminal(terminal: Terminal, tmp_
     terminal.wait_for("game", "You play")
     terminal.keys("game", "q")
     terminal.wait_for("game", "Game saved", "bummerl play --resume")
-    saved = list((tmp_path / "games").glob("*.json"))
-    assert len(saved) == 1
+    with GameStore.open(tmp_path) as store:
+        assert len(list(store.games())) == 1
 
     terminal.start("again", f"{BUMMERL} play --resume --delay 0")
     terminal.wait_for("again", "You play", "Deal 1: Computer deals.")  # the log is rebuilt from the save

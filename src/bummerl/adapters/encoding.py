@@ -18,7 +18,7 @@ field               start  size  high  what
 seat                    0     2     1  one-hot: the observing seat (0 or 1)
 dealer                  2     1     1  1 if this seat dealt
 to_move                 3     1     1  1 if this seat is to move
-rules                   4    12     1  the 12 rule flags: 1 = yes / sixty-six / next_trick / tournament / mirror
+rules                   4    12     1  the rule flags (1: yes, sixty-six, next_trick, tournament, mirror)
 hand                   16    24     1  my cards
 trump_suit             40     4     1  one-hot: C D H S
 trump_card             44    24     1  the card that lies (face up or turned down) or lay under the talon
@@ -37,7 +37,7 @@ tricks_won            139     2    12  tricks won: [me, opponent]
 opponent_hand_size    141     1     6  cards in the opponent's hand
 played                142    24     1  the cards of every finished trick
 tricks                166   600     1  12 trick slots of 50: my card (24), the opponent's (24), I led, I won
-score                 766     2     7  game points still needed in the Bummerl: [me, opponent] (0 once reached)
+score                 766     2     7  game points still needed in the Bummerl: [me, opponent], 0 at least
 in_bummerl            768     1     1  1 if the deal is part of a Bummerl (score is given)
 
 :func:`decode` reads the public facts back (the round trip is tested on random deals of every preset):
@@ -146,7 +146,7 @@ FIELDS: tuple[Field, ...] = _layout(
     ("dealer", 1, 1, "1 if this seat dealt"),
     ("to_move", 1, 1, "1 if this seat is to move"),
     ("rules", len(FLAG_NAMES), 1,
-     f"the {len(FLAG_NAMES)} rule flags: 1 = yes / sixty-six / next_trick / tournament / mirror"),
+     "the rule flags (1: yes, sixty-six, next_trick, tournament, mirror)"),
     ("hand", 24, 1, "my cards"),
     ("trump_suit", 4, 1, "one-hot: C D H S"),
     ("trump_card", 24, 1, "the card that lies (face up or turned down) or lay under the talon"),
@@ -166,7 +166,7 @@ FIELDS: tuple[Field, ...] = _layout(
     ("played", 24, 1, "the cards of every finished trick"),
     ("tricks", MAX_TRICKS * _TRICK_SLOT, 1,
      f"{MAX_TRICKS} trick slots of {_TRICK_SLOT}: my card (24), the opponent's (24), I led, I won"),
-    ("score", 2, TARGET, "game points still needed in the Bummerl: [me, opponent] (0 once reached)"),
+    ("score", 2, TARGET, "game points still needed in the Bummerl: [me, opponent], 0 at least"),
     ("in_bummerl", 1, 1, "1 if the deal is part of a Bummerl (score is given)"),
 )
 _AT: dict[str, int] = {f.name: f.start for f in FIELDS}

@@ -6,9 +6,9 @@ Bummerl with ``bummerl=True``) of any preset against ``opponent``, a bot name or
 PettingZoo environments' dict: ``observation`` (the learner's view, :mod:`bummerl.adapters.encoding`) and
 ``action_mask``; :meth:`BummerlVsBot.action_masks` gives the mask as booleans (the name MaskablePPO looks
 for). Actions are ``Discrete(32)``. The reward of a step is the game points the learner won (negative: lost)
-in the deals that ended before its next turn; an illegal action of the learner forfeits the deal and ends the episode (-3). The opponent gets the
-bot hooks the arena calls (``new_deal``, ``end_deal``, ``close``); an illegal action of the opponent raises
-:class:`~bummerl.engine.IllegalActionError`.
+in the deals that ended before its next turn; an illegal action of the learner forfeits the deal and ends
+the episode (-3). The opponent gets the bot hooks the arena calls (``new_deal``, ``end_deal``,
+``close``); an illegal action of the opponent raises :class:`~bummerl.engine.IllegalActionError`.
 
 Registered with Gymnasium on import; ``gymnasium.make("bummerl.adapters.gymnasium:BummerlVsBot-v0")``
 imports it first.
@@ -58,7 +58,8 @@ __all__ = ["ENV_ID", "BummerlVsBot", "observation_space"]
 #: The id registered with Gymnasium.
 ENV_ID = "BummerlVsBot-v0"
 
-Observation = dict[str, npt.NDArray[Any]]
+#: An observation: ``{"observation": float32 array, "action_mask": int8 array}``.
+Observation = dict[str, Any]
 
 
 def observation_space() -> spaces.Dict:
@@ -72,7 +73,7 @@ def observation_space() -> spaces.Dict:
 class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
     """One learner against a bummerl bot; see the module."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (as in Env)
 
     def __init__(
         self,
@@ -85,7 +86,8 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
         if seat not in (None, 0, 1):
             raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+            modes = self.metadata["render_modes"]
+            raise ValueError(f"render_mode must be one of {modes}, not {render_mode!r}")
         self.opponent_name = opponent
         self.rules = rules_of(rules)
         self.fixed_seat = seat
@@ -98,7 +100,9 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
         self.opponent: Bot | None = None
         self.episode = Episode(self.rules, self._rng, bummerl)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._rng = Random(seed)
@@ -108,7 +112,7 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
         self.opponent = make_bot(self.opponent_name, seed=rng.randrange(1 << 31))
         self.episode = Episode(self.rules, rng, self.whole_bummerl)
         self._hook("new_deal")
-        reward, info = self._opponent_plays()
+        _reward, info = self._opponent_plays()
         info["seat"] = self.seat
         return self._observe(), info
 
@@ -130,7 +134,7 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
         """The legal actions of the learner now, as booleans."""
         return action_mask(self.episode.view(self.seat)).astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The deal as text (rules, dealer, deck, actions so far), the learner's seat and the score."""
         if self.render_mode is None:
             return None

@@ -28,7 +28,7 @@ never the deal) and step the index of the action it returns.
 from __future__ import annotations
 
 from random import Random
-from typing import Any
+from typing import Any, ClassVar
 
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -49,13 +49,16 @@ class DealEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
     """One deal of any preset, the dealer drawn from the seed. ``rules`` is a preset name or
     :class:`~bummerl.rules.Rules`; ``render_mode`` ``"ansi"`` (returns text) or ``"human"`` (prints it)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "bummerl_deal_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"], "name": "bummerl_deal_v0", "is_parallelizable": False,
+    }
     whole_bummerl = False
 
     def __init__(self, rules: Rules | str = "standard", render_mode: str | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+            modes = self.metadata["render_modes"]
+            raise ValueError(f"render_mode must be one of {modes}, not {render_mode!r}")
         self.rules = rules_of(rules)
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
@@ -137,7 +140,9 @@ class DealEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 class BummerlEnv(DealEnv):
     """A whole Bummerl (deals until a seat has counted down from 7); the views carry the score."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "bummerl_game_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"], "name": "bummerl_game_v0", "is_parallelizable": False,
+    }
     whole_bummerl = True
 
 
