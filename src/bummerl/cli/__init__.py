@@ -7,6 +7,7 @@ from bummerl.cli import (
     games,  # noqa: F401
     play,  # noqa: F401
     replay,  # noqa: F401
+    serve,  # noqa: F401
     solve,  # noqa: F401
 )
 from bummerl.cli.app import app

@@ -1,0 +1,60 @@
+"""``bummerl serve``: the web game (Schnapsen against the computer in the browser)."""
+
+from __future__ import annotations
+
+import threading
+import webbrowser
+from typing import Annotated
+
+import typer
+
+from bummerl.cli.app import app, fail
+
+__all__ = ["serve"]
+
+#: The largest WebSocket frame uvicorn accepts (bytes); bigger frames close the connection. Messages up
+#: to this size but above the protocol's limit are answered with an ``error``.
+WS_MAX_SIZE = 1 << 20
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1: this computer only).")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the browser.")] = False,
+    workers: Annotated[int | None, typer.Option(
+        help="Processes the computer thinks in (default: the number of cores, at most 4).")] = None,
+) -> None:
+    """Play in the browser: start the web game and print its address.
+
+    Games are kept in the same store as the terminal game's (a game started in one continues in the
+    other). Ctrl-C stops the server; nothing is lost.
+    """
+    import uvicorn
+
+    from bummerl.server import create_app
+    from bummerl.server.thinker import DEFAULT_WORKERS
+
+    if not 0 < port < 65536:
+        fail(f"--port must be from 1 to 65535, not {port}")
+    if workers is not None and workers < 1:
+        fail("--workers must be at least 1")
+    url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    config = uvicorn.Config(create_app(workers=workers or DEFAULT_WORKERS), host=host, port=port,
+                            log_level="warning", access_log=False, ws_max_size=WS_MAX_SIZE)
+    server = uvicorn.Server(config)
+    typer.echo(f"bummerl is serving the web game at {url}  (Ctrl-C stops it)")
+    if open_browser:
+        def open_when_up() -> None:
+            while not server.started and not server.should_exit:
+                threading.Event().wait(0.05)
+            if server.started:
+                webbrowser.open(url)
+        threading.Thread(target=open_when_up, daemon=True).start()
+    try:
+        server.run()
+    except OSError as err:
+        fail(f"cannot serve on {host}:{port}: {err.strerror or err}")
+    if not server.started:
+        fail(f"cannot serve on {host}:{port} (is the port in use?)")

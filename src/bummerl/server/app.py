@@ -1,0 +1,261 @@
+"""The web application: pages, the JSON API and a WebSocket per seat (the README's "Web protocol").
+
+>>> from starlette.testclient import TestClient
+>>> import tempfile
+>>> from pathlib import Path
+>>> app = create_app(home=Path(tempfile.mkdtemp()), workers=0)
+>>> with TestClient(app) as client:
+...     made = client.post("/api/games", json={"rules": "standard", "level": "easy", "seed": 1}).json()
+...     with client.websocket_connect(f"/ws/games/{made['id']}?token={made['token']}") as ws:
+...         log, view = ws.receive_json(), ws.receive_json()
+>>> sorted(made), log["type"], view["type"], view["phase"], len(view["deal"]["hand"])
+(['id', 'seat', 'token', 'url'], 'events', 'view', 'playing', 5)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from bummerl.cards import parse_cards
+from bummerl.engine import Deal
+from bummerl.errors import BummerlError
+from bummerl.rules import Rules
+from bummerl.server.games import LEVELS, GameHub, GameUnavailable, Listener
+from bummerl.server.protocol import ProtocolError, error_message, parse_message
+from bummerl.server.thinker import DEFAULT_WORKERS, Thinker
+from bummerl.server.web_store import WebStore
+from bummerl.store import GameNotFound, StoreError
+
+__all__ = ["MAX_QUEUE", "STATIC", "create_app"]
+
+#: The page's files (HTML, CSS, JavaScript modules), served as they are: no build step.
+STATIC = Path(__file__).parent / "static"
+#: Messages queued for one client before it counts as gone.
+MAX_QUEUE = 500
+#: Close code for a WebSocket refused before it opened (wrong game or token): the client gets nothing.
+REFUSED = 4403
+#: Close code after an ``error`` saying why a right token's game cannot be played now (busy, damaged).
+UNAVAILABLE = 4409
+
+
+def _is_loopback(request: Request | WebSocket) -> bool:
+    host = request.client.host if request.client else ""
+    if host in ("testclient", "localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _error(reason: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": reason}, status_code=status)
+
+
+def _seat_answer(request: Request, game_id: str, seat: int, token: str) -> dict[str, Any]:
+    url = f"{str(request.base_url).rstrip('/')}/play/{game_id}#token={token}"
+    return {"id": game_id, "seat": seat, "token": token, "url": url}
+
+
+def _new_game_options(body: Any) -> dict[str, Any]:
+    """Read the body of ``POST /api/games``; raises BummerlError naming the bad field."""
+    if not isinstance(body, dict):
+        raise BummerlError("the body must be a JSON object")
+    known = {"rules", "level", "seed", "cards", "dealer", "decks"}
+    extra = sorted(set(body) - known)
+    if extra:
+        raise BummerlError(f"unknown field {extra[0]!r} (fields: {', '.join(sorted(known))})")
+    rules = Rules.from_json(body.get("rules", "standard"))
+    level = body.get("level", "medium")
+    if level not in LEVELS:
+        raise BummerlError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
+    seed = body.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
+        raise BummerlError("seed must be a whole number from 0 up")
+    cards = body.get("cards", "french")
+    if cards not in ("french", "german"):
+        raise BummerlError(f"cards must be \"french\" or \"german\", not {cards!r}")
+    dealer = body.get("dealer")
+    if dealer not in (None, 0, 1) or isinstance(dealer, bool):
+        raise BummerlError("dealer must be 0, 1 or null")
+    decks_raw = body.get("decks", [])
+    if not isinstance(decks_raw, list) or not all(isinstance(d, str) for d in decks_raw):
+        raise BummerlError("decks must be a list of deck strings (e.g. \"QH TC AS ...\")")
+    try:
+        decks = [[int(c) for c in parse_cards(d)] for d in decks_raw]
+        for deck in decks:
+            Deal(rules, deck, 0)  # the engine checks the pack
+    except BummerlError as err:
+        raise BummerlError(f"decks: {err}") from None
+    return {"rules": rules, "level": level, "seed": seed, "cards": cards, "first_dealer": dealer,
+            "decks": decks}
+
+
+def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thinker: Thinker | None = None,
+               analysis_samples: int = 100, review_samples: int = 24) -> Starlette:
+    """The web game over the game store in ``home`` (default: the user's data directory); the computer
+    thinks in ``workers`` processes (0: one background thread, for quick tests)."""
+    state: dict[str, GameHub] = {}
+
+    def hub() -> GameHub:
+        return state["hub"]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = WebStore(home)
+        own = thinker is None
+        pool = Thinker(workers) if thinker is None else thinker
+        state["hub"] = app.state.hub = GameHub(store, pool, analysis_samples=analysis_samples,
+                                               review_samples=review_samples)
+        try:
+            yield
+        finally:
+            if own:
+                pool.close()
+            store.close()
+
+    def page(name: str) -> Any:
+        async def endpoint(_: Request) -> Response:
+            return FileResponse(STATIC / name, media_type="text/html")
+        return endpoint
+
+    async def new_game(request: Request) -> Response:
+        try:
+            body = json.loads(await request.body() or b"{}")
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return _error("the body is not JSON")
+        try:
+            options = _new_game_options(body)
+            game, seat = hub().create(**options)
+        except BummerlError as err:
+            return _error(str(err))
+        return JSONResponse(_seat_answer(request, game.id, seat, game.tokens[seat]), status_code=201)
+
+    async def list_games(request: Request) -> Response:
+        if not _is_loopback(request):
+            return _error("the list of games is only shown on this computer", 403)
+        return JSONResponse({"games": hub().store.games()})
+
+    async def resume_game(request: Request) -> Response:
+        if not _is_loopback(request):
+            return _error("games are resumed only on this computer", 403)
+        game_id = request.path_params["game_id"]
+        try:
+            token = hub().resume_token(game_id)
+        except BummerlError as err:
+            return _error(str(err), 404)
+        return JSONResponse(_seat_answer(request, game_id, 0, token))
+
+    async def game_record(request: Request) -> Response:
+        try:
+            return JSONResponse(hub().store.finished_record(request.path_params["game_id"]))
+        except GameNotFound as err:
+            return _error(str(err), 404)
+        except StoreError as err:
+            return _error(str(err), 409)
+
+    async def stats(_: Request) -> Response:
+        return JSONResponse({"stats": hub().store.stats(), "levels": list(LEVELS)})
+
+    async def rules_text(_: Request) -> Response:
+        return PlainTextResponse(_rules_markdown(), media_type="text/markdown; charset=utf-8")
+
+    async def game_socket(ws: WebSocket) -> None:
+        try:
+            game, seat = hub().open_seat(ws.path_params["game_id"], ws.query_params.get("token", ""))
+        except GameUnavailable:
+            await ws.close(code=REFUSED)
+            return
+        except StoreError as err:  # the right token, but the game is busy elsewhere or damaged
+            await ws.accept()
+            await ws.send_json(error_message(str(err)))
+            await ws.close(code=UNAVAILABLE)
+            return
+        await ws.accept()
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(MAX_QUEUE)
+
+        def send(message: dict[str, Any]) -> None:
+            try:
+                queue.put_nowait(message)
+            except asyncio.QueueFull:  # a client that does not read: drop it
+                game.leave(listener)
+
+        async def writer() -> None:
+            while (message := await queue.get()) is not None:
+                await ws.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+
+        listener = Listener(seat, send)
+        writing = asyncio.create_task(writer())
+        game.join(listener)
+        game.kick()
+        side_tasks: set[asyncio.Task[None]] = set()
+        try:
+            while True:
+                raw = await ws.receive()
+                if raw["type"] == "websocket.disconnect":
+                    break
+                text: str | bytes = raw["text"] if raw.get("text") is not None else raw.get("bytes") or b""
+                try:
+                    message = parse_message(text)
+                except ProtocolError as err:
+                    send(error_message(str(err)))
+                    continue
+                if message.type == "act":
+                    await game.handle(seat, message, send)
+                else:  # the analysis and the review take a while: keep reading meanwhile
+                    task = asyncio.create_task(game.handle(seat, message, send))
+                    side_tasks.add(task)
+                    task.add_done_callback(side_tasks.discard)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            game.leave(listener)
+            for task in side_tasks:
+                task.cancel()
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(None)
+            writing.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writing
+
+    routes = [
+        Route("/", page("index.html")),
+        Route("/play/{game_id}", page("game.html")),
+        Route("/rules", page("rules.html")),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games/{game_id}/resume", resume_game, methods=["POST"]),
+        Route("/api/games/{game_id}/record", game_record),
+        Route("/api/stats", stats),
+        Route("/api/rules", rules_text),
+        WebSocketRoute("/ws/games/{game_id}", game_socket),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _rules_markdown() -> str:
+    """The rules page's text (Markdown): ``docs/rules.md`` when shipped with the package (``bummerl/data``)
+    or found in a source checkout, else a pointer to the rules contract."""
+    shipped = resources.files("bummerl").joinpath("data/rules.md")
+    if shipped.is_file():
+        return shipped.read_text(encoding="utf-8")
+    checkout = Path(__file__).resolve().parents[3] / "docs" / "rules.md"
+    if checkout.is_file():
+        return checkout.read_text(encoding="utf-8")
+    return ("# Schnapsen\n\nThe rules page is not installed with this copy of bummerl. "
+            "Run `bummerl play` and press `?` for help, or read the project's `docs/rules.md`.\n")

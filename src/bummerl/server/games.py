@@ -1,0 +1,289 @@
+"""Games being played on the server: who sits where, who is listening, and the turn order.
+
+A :class:`LiveGame` is one stored game brought to life: its :class:`~bummerl.table.Table` (through the
+front-end-neutral play session, which commits every action to the game store before it is shown), a
+token per human seat, and the connections listening at each seat. A human's ``act`` is checked by the
+table (the engine decides), stored, and answered with ``events`` + ``view`` to every listener of both
+seats, each getting only its own view; then, if the computer is to move, it thinks in the
+:class:`~bummerl.server.thinker.Thinker`'s worker processes while the event loop serves everyone else.
+
+The :class:`GameHub` holds the live games, creates new ones and brings stored ones back (after a reload or
+a server restart the game continues exactly where it was: the store has every action).
+
+Seats are general: each is a human (with a token) or a computer level, so a game between two people only
+needs two human seats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bummerl.errors import BummerlError
+from bummerl.rules import Rules
+from bummerl.server.protocol import NEXT, ClientMessage, error_message, event_json, view_message
+from bummerl.server.thinker import Thinker
+from bummerl.server.web_store import WebStore
+from bummerl.session import PlaySession
+from bummerl.table import CardStyle, Event, IllegalMove
+
+__all__ = ["LEVELS", "GameHub", "GameUnavailable", "Listener", "LiveGame", "SeatSpec"]
+
+#: The computer levels a new web game may be played against (a resumed terminal game may also name
+#: ``random``).
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
+#: Worlds sampled for the ``?`` analysis and per decision in the end-of-game review.
+ANALYSIS_SAMPLES = 100
+REVIEW_SAMPLES = 24
+
+#: Sends one message to one client; must not block (it queues).
+Send = Callable[[dict[str, Any]], None]
+
+
+class GameUnavailable(BummerlError):
+    """No such game, or a wrong token: the client gets nothing (the same answer for both)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat: a human (``level`` None) or the computer at a level."""
+
+    name: str
+    level: str | None = None
+
+    @property
+    def is_human(self) -> bool:
+        """True when a person plays this seat."""
+        return self.level is None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"name", "kind"}`` (+ ``"level"`` for the computer)."""
+        if self.level is None:
+            return {"name": self.name, "kind": "human"}
+        return {"name": self.name, "kind": "computer", "level": self.level}
+
+
+@dataclass(eq=False)
+class Listener:
+    """One open connection at a seat: ``send`` queues a message for it."""
+
+    seat: int
+    send: Send
+
+
+class LiveGame:
+    """One game being played: its session (table + store), seats, tokens and listeners."""
+
+    def __init__(self, session: PlaySession, seats: tuple[SeatSpec, SeatSpec], tokens: dict[int, str],
+                 hub: GameHub) -> None:
+        self.id = session.id
+        self.session = session
+        self.table = session.table
+        self.seats = seats
+        self.seed = session.seed
+        self.tokens = tokens
+        self.hub = hub
+        self.listeners: list[Listener] = []
+        self.lock = asyncio.Lock()
+        self.thinking = False
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ who is who
+
+    def players(self) -> list[dict[str, Any]]:
+        """The seats as JSON."""
+        return [s.to_json() for s in self.seats]
+
+    # ------------------------------------------------------------------ messages
+
+    def view_for(self, seat: int) -> dict[str, Any]:
+        """The ``view`` message of one seat now."""
+        return view_message(self.table, seat, thinking=self.thinking, players=self.players(), game_id=self.id)
+
+    def join(self, listener: Listener) -> None:
+        """A connection opens at a seat: it gets the whole event log, then its view."""
+        self.listeners.append(listener)
+        log = [event_json(e) for e in self.table.events]
+        listener.send({"type": "events", "events": log, "replay": True})
+        listener.send(self.view_for(listener.seat))
+
+    def leave(self, listener: Listener) -> None:
+        """A connection closed; once nobody is here and the computer is not thinking, the game is put
+        away (the store has it) and may be played in the terminal."""
+        with contextlib.suppress(ValueError):
+            self.listeners.remove(listener)
+        self.hub.put_away(self)
+
+    @property
+    def idle(self) -> bool:
+        """True when nobody listens and the computer is not thinking."""
+        return not self.listeners and (self._task is None or self._task.done())
+
+    def broadcast(self, events: Sequence[Event]) -> None:
+        """Send the events and each listener's own view to every listener."""
+        payload = {"type": "events", "events": [event_json(e) for e in events]}
+        views: dict[int, dict[str, Any]] = {}
+        for listener in list(self.listeners):
+            if listener.seat not in views:
+                views[listener.seat] = self.view_for(listener.seat)
+            if events:
+                listener.send(payload)
+            listener.send(views[listener.seat])
+
+    # ------------------------------------------------------------------ acting
+
+    async def handle(self, seat: int, message: ClientMessage, reply: Send) -> None:
+        """A client message from ``seat``: an action, or a request for the analysis or the review.
+        Anything wrong is answered with an ``error`` to that client alone and changes nothing."""
+        try:
+            if message.type == "act":
+                await self.act(seat, message.action)
+            elif message.type == "analyse":
+                reply(await self.analyse(seat))
+            elif message.type == "review":
+                reply(await self.review(seat))
+        except BummerlError as err:
+            reply(error_message(str(err)))
+
+    async def act(self, seat: int, action: str) -> None:
+        """Apply a seat's action (or ``next`` between deals), store it and tell everyone; then let the
+        computer move if it is its turn. Raises :class:`~bummerl.table.IllegalMove` with the reason."""
+        if not self.seats[seat].is_human:
+            raise IllegalMove("this seat is played by the computer")
+        async with self.lock:
+            if self.thinking:
+                raise IllegalMove(f"wait: it is {self.table.name(1 - seat)}'s turn")
+            events = self.session.next_deal() if action == NEXT else self.session.act_seat(seat, action)
+            self.broadcast(events)
+        self.kick()
+
+    def kick(self) -> None:
+        """Start the computer's turn if it is to move and not already thinking."""
+        seat = self.table.waiting_for
+        if seat is None or self.seats[seat].is_human or (self._task is not None and not self._task.done()):
+            return
+        self._task = asyncio.create_task(self._computer_turns())
+
+    async def _computer_turns(self) -> None:
+        while True:
+            seat = self.table.waiting_for
+            if seat is None or self.seats[seat].is_human:
+                return
+            level = self.seats[seat].level
+            assert level is not None
+            view = self.table.view(seat)
+            self.thinking = True
+            try:
+                action = await self.hub.thinker.decide(level, self.seed, view)
+            except Exception as err:  # a worker that died must not end the game: report and stop
+                self.thinking = False
+                for listener in list(self.listeners):
+                    listener.send(error_message(f"the computer failed to move ({type(err).__name__}); "
+                                                "reload the page to try again"))
+                return
+            async with self.lock:
+                self.thinking = False
+                events = self.session.act_seat(seat, action)
+                self.broadcast(events)
+            if not self.listeners:
+                self.hub.put_away(self)
+
+    async def analyse(self, seat: int) -> dict[str, Any]:
+        """The ``?`` analysis of ``seat``'s position (its own view only)."""
+        view = self.table.view(seat)
+        if self.table.waiting_for != seat or not view.legal_actions:
+            raise IllegalMove("the analysis is for your turn")
+        from bummerl.server.thinker import analyse_view
+
+        result = await self.hub.thinker.run(analyse_view, view, self.hub.analysis_samples)
+        return {"type": "analysis", "deal_number": self.table.deal_number,
+                "history": view.history_length, **result}
+
+    async def review(self, seat: int) -> dict[str, Any]:
+        """The end-of-game review of ``seat``'s choices (only once the Bummerl is over)."""
+        if self.table.phase != "game_over":
+            raise IllegalMove("the review is ready once the Bummerl is over")
+        from bummerl.server.thinker import review_decisions
+
+        decisions = list(self.table.decisions(seat))
+        mistakes = await self.hub.thinker.run(review_decisions, decisions, self.hub.review_samples)
+        return {"type": "review", "decisions": len(decisions), "mistakes": mistakes}
+
+
+class GameHub:
+    """The server's games: creates them, keeps the live ones, brings stored ones back on demand."""
+
+    def __init__(self, store: WebStore, thinker: Thinker, *, analysis_samples: int = ANALYSIS_SAMPLES,
+                 review_samples: int = REVIEW_SAMPLES) -> None:
+        self.store = store
+        self.thinker = thinker
+        self.analysis_samples = analysis_samples
+        self.review_samples = review_samples
+        self.live: dict[str, LiveGame] = {}
+
+    def create(self, rules: Rules, level: str, *, seed: int | None = None, cards: CardStyle = "french",
+               first_dealer: int | None = None, decks: Sequence[Sequence[int]] = ()) -> tuple[LiveGame, int]:
+        """A new game of a human (seat 0) against the computer at ``level``: (the game, the human's seat)."""
+        if level not in LEVELS:
+            raise BummerlError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        session = self.store.create(rules, level=level, seed=seed, cards=cards, first_dealer=first_dealer,
+                                    decks=decks)
+        token = secrets.token_urlsafe(24)
+        self.store.set_token(session.id, 0, token)
+        self.store.lease(session.id)
+        game = LiveGame(session, _seats(session.level), {0: token}, self)
+        self.live[game.id] = game
+        game.kick()
+        return game, 0
+
+    def get(self, game_id: str) -> LiveGame:
+        """The live game with this id, brought back from the store if needed (and held for the web:
+        :class:`~bummerl.store.GameBusy` when the terminal game has it open)."""
+        game = self.live.get(game_id)
+        if game is not None:
+            return game
+        self.store.lease(game_id)
+        try:
+            session = self.store.resume(game_id)
+        except BaseException:
+            self.store.release(game_id)
+            raise
+        game = LiveGame(session, _seats(session.level), self.store.tokens(game_id), self)
+        self.live[game_id] = game
+        return game
+
+    def open_seat(self, game_id: str, token: str) -> tuple[LiveGame, int]:
+        """The game and seat a token opens; :class:`GameUnavailable` for a wrong token or game (the same
+        answer for both, so a token cannot be guessed game by game)."""
+        seat = self.store.seat_for(game_id, token) if token else None
+        if seat is None:
+            raise GameUnavailable("no such game")
+        return self.get(game_id), seat
+
+    def put_away(self, game: LiveGame) -> None:
+        """Forget a live game nobody plays (its lease is released; the store has every action)."""
+        if game.idle and self.live.get(game.id) is game:
+            del self.live[game.id]
+            self.store.release(game.id)
+
+    def resume_token(self, game_id: str) -> str:
+        """The human seat's token of a stored game (made now for a game started elsewhere, e.g. in the
+        terminal). Only for the owner of the data: the app asks this from loopback clients alone."""
+        tokens = self.store.tokens(game_id)
+        if 0 not in tokens:
+            self.store.store.load(game_id)  # GameNotFound / GameDamaged
+            tokens[0] = secrets.token_urlsafe(24)
+            self.store.set_token(game_id, 0, tokens[0])
+            if game_id in self.live:
+                self.live[game_id].tokens[0] = tokens[0]
+        return tokens[0]
+
+
+def _seats(level: str) -> tuple[SeatSpec, SeatSpec]:
+    return (SeatSpec("You"), SeatSpec("Computer", level))

@@ -1,0 +1,154 @@
+"""The web protocol's messages: what the server sends (``view``, ``events``, ``error``, ``analysis``,
+``review``) and how a client message is read (``act``, ``analyse``, ``review``). JSON objects with a
+``type``; the README's "Web protocol" section is the reference.
+
+Everything a seat receives is built here from that seat's :class:`~bummerl.view.View` (its
+:meth:`~bummerl.view.View.to_json`) and the table's public facts (events, the score sheet), so no
+message can hold a card the seat may not see.
+
+>>> parse_message('{"type": "act", "action": "play QH"}')
+ClientMessage(type='act', action='play QH')
+>>> parse_message('{"type": "dance"}')
+Traceback (most recent call last):
+...
+bummerl.server.protocol.ProtocolError: unknown message type 'dance' (expected act, analyse or review)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from bummerl.cards import CARDS, cards_in
+from bummerl.errors import BummerlError
+from bummerl.table import Event, Table
+
+__all__ = [
+    "MAX_MESSAGE",
+    "NEXT",
+    "ClientMessage",
+    "ProtocolError",
+    "error_message",
+    "event_json",
+    "parse_message",
+    "view_message",
+]
+
+#: The longest client message read (characters); longer ones get an ``error``.
+MAX_MESSAGE = 4096
+#: The ``act`` action that deals the next deal once a deal is over (not an engine action).
+NEXT = "next"
+_TYPES = ("act", "analyse", "review")
+
+
+class ProtocolError(BummerlError):
+    """A client message that is not one the protocol knows (the ``error`` message says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClientMessage:
+    """One message from a client: its type and, for ``act``, the action string."""
+
+    type: str
+    action: str = ""
+
+
+def parse_message(text: str | bytes) -> ClientMessage:
+    """Read one client message; raises :class:`ProtocolError` with the reason for anything else.
+
+    >>> parse_message('{"type": "act", "action": 3}')
+    Traceback (most recent call last):
+    ...
+    bummerl.server.protocol.ProtocolError: an act message needs an "action" string, e.g. "play QH"
+    """
+    if isinstance(text, bytes):
+        if len(text) > MAX_MESSAGE:
+            raise ProtocolError(f"message too large ({len(text)} bytes; at most {MAX_MESSAGE})")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("message is not UTF-8 text") from None
+    if len(text) > MAX_MESSAGE:
+        raise ProtocolError(f"message too large ({len(text)} characters; at most {MAX_MESSAGE})")
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as err:
+        reason = err.msg if isinstance(err, json.JSONDecodeError) else "nested too deeply"
+        raise ProtocolError(f"message is not JSON: {reason}") from None
+    if not isinstance(value, dict):
+        raise ProtocolError("a message is a JSON object with a \"type\"")
+    kind = value.get("type")
+    if kind not in _TYPES:
+        shown = repr(kind) if isinstance(kind, str | int | float | bool | None) else type(kind).__name__
+        raise ProtocolError(f"unknown message type {shown} (expected act, analyse or review)")
+    if kind == "act":
+        action = value.get("action")
+        if not isinstance(action, str):
+            raise ProtocolError('an act message needs an "action" string, e.g. "play QH"')
+        return ClientMessage("act", action.strip())
+    return ClientMessage(kind)
+
+
+def error_message(reason: str) -> dict[str, Any]:
+    """``{"type": "error", "reason": ...}``."""
+    return {"type": "error", "reason": reason}
+
+
+def _jsonable(key: str, value: Any) -> Any:
+    if key == "card" and isinstance(value, int) and not isinstance(value, bool):
+        return str(CARDS[value])
+    return value
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """One table event as JSON: ``{"kind", "text", "seat", "deal", "data"}`` (cards as strings).
+
+    >>> event_json(Event("play", "You play Q♥", 0, 1, {"card": 14}))
+    {'kind': 'play', 'text': 'You play Q♥', 'seat': 0, 'deal': 1, 'data': {'card': 'QH'}}
+    """
+    data = {k: _jsonable(k, v) for k, v in event.data.items()}
+    return {"kind": event.kind, "text": event.text, "seat": event.seat, "deal": event.deal_number,
+            "data": data}
+
+
+def view_message(table: Table, seat: int, *, thinking: bool = False,
+                 players: list[dict[str, Any]] | None = None, game_id: str = "") -> dict[str, Any]:
+    """The ``view`` message for ``seat``: its view of the deal plus the public state of the Bummerl.
+
+    Running points are left out (null) while the deal is played when the rules' ``open_tricks`` is off.
+    """
+    view = table.view(seat)
+    deal = view.to_json()
+    if not table.rules.open_tricks and not view.is_over:
+        deal["points"] = None
+        deal["pending"] = None
+        deal["close_snapshot"] = None
+    game = table.game
+    sheet = [
+        {"deal": i, "dealer": s.dealer, **s.outcome.to_json(), "score": list(s.score_after)}
+        for i, s in enumerate(game.finished, start=1)
+    ]
+    waiting = table.waiting_for
+    return {
+        "type": "view",
+        "game": game_id,
+        "seat": seat,
+        "players": players or [{"name": table.name(s), "kind": "human" if table.seats[s].is_human
+                                else "computer"} for s in (0, 1)],
+        "rules": table.rules.to_json(),
+        "rules_text": table.rules.describe(),
+        "sixty_six": table.rules.sixty_six,
+        "cards": table.card_style,
+        "phase": table.phase,
+        "deal_number": table.deal_number,
+        "waiting_for": waiting,
+        "thinking": thinking,
+        "result": None if view.outcome is None else view.outcome.to_json(),
+        "score": list(table.score),
+        "target": game.target,
+        "winner": game.winner,
+        "sheet": sheet,
+        "deal": deal,
+        "opponent_shown": [str(c) for c in cards_in(view.opponent_known_mask)],
+    }

@@ -1,0 +1,627 @@
+// The table: draws the seat's view from the server's messages and sends actions (mouse, touch, keyboard).
+// The server is the referee: this page only shows what the view holds and sends action strings.
+
+import { backSvg, cardName, cardSvg, suitIcon, suitName } from "./cards.js";
+import { SPEEDS, forgetGame, h, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
+
+const $ = (id) => document.getElementById(id);
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+let settings = loadSettings();
+let seat = 0;
+let view = null;             // the last view message shown
+let socket = null;
+let closedByUs = false;
+let retry = 0;
+let pendingEvents = [];
+let pendingReplay = false;
+const frames = [];           // {events, replay, view} waiting to be shown
+let pumping = false;
+let lastShown = 0;
+let marryMode = false;
+let summaryShownFor = "";    // "deal number/phase" whose summary was shown
+let modalKind = null;        // what the open dialog is: "summary", "over", "claim", "analysis", ...
+let statusIsError = false;
+
+const ACTOR_KINDS = new Set(["play", "exchange", "close", "marry", "claim", "pass"]);
+
+// ----------------------------------------------------------------------------- connecting
+
+async function token() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const fromHash = hash.get("token");
+  if (fromHash) {
+    rememberGame(gameId, fromHash);
+    history.replaceState(null, "", location.pathname);
+    return fromHash;
+  }
+  const known = knownGames()[gameId];
+  if (known && known.token) return known.token;
+  const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/resume`, { method: "POST" });
+  if (!response.ok) return null;
+  const answer = await response.json();
+  rememberGame(gameId, answer.token);
+  return answer.token;
+}
+
+async function connect() {
+  const t = await token();
+  if (!t) {
+    setStatus("This game is not open in this browser.", true);
+    $("game").setAttribute("aria-busy", "false");
+    return;
+  }
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(t)}`);
+  socket.addEventListener("open", () => { retry = 0; });
+  socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
+  socket.addEventListener("close", () => {
+    socket = null;
+    if (closedByUs) return;
+    if (!view) {
+      setStatus("This game cannot be opened (it may not exist).", true);
+      retry += 1;
+      if (retry > 3) { forgetGame(gameId); return; }
+    } else {
+      setStatus("Connection lost — reconnecting…", true);
+    }
+    $("game").dataset.connected = "false";
+    setTimeout(connect, Math.min(4000, 300 * 2 ** Math.min(retry++, 4)));
+  });
+}
+
+function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    setStatus("Not connected — reconnecting…", true);
+    return;
+  }
+  socket.send(JSON.stringify(message));
+}
+
+function receive(msg) {
+  if (msg.type === "events") {
+    pendingEvents = pendingEvents.concat(msg.events);
+    pendingReplay = pendingReplay || !!msg.replay;
+  } else if (msg.type === "view") {
+    frames.push({ events: pendingEvents, replay: pendingReplay, view: msg });
+    pendingEvents = [];
+    pendingReplay = false;
+    $("game").dataset.queue = String(frames.length);
+    pump();
+  } else if (msg.type === "error") {
+    setStatus(msg.reason, true);
+    if (modalKind === "analysis" || modalKind === "review-wait") closeModal();
+  } else if (msg.type === "analysis") {
+    showAnalysis(msg);
+  } else if (msg.type === "review") {
+    showReview(msg);
+  }
+}
+
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  while (frames.length) {
+    const frame = frames[0];
+    const delay = SPEEDS[settings.speed] ?? 0;
+    const theirs = !frame.replay && frame.events.some((e) => ACTOR_KINDS.has(e.kind) && e.seat !== null && e.seat !== seat);
+    if (theirs && delay > 0) {
+      const wait = lastShown + delay - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
+    frames.shift();
+    show(frame);
+    lastShown = performance.now();
+    $("game").dataset.queue = String(frames.length);
+  }
+  pumping = false;
+}
+
+// ----------------------------------------------------------------------------- drawing
+
+function style() {
+  return settings.cards;
+}
+
+function cardElement(code, { action = null, key = null, classes = "" } = {}) {
+  const attrs = { class: `card ${classes}`.trim(), "data-card": code, title: cardName(code, style()) };
+  let node;
+  if (action) {
+    node = h("button", { ...attrs, type: "button", "data-action": action, "aria-label": `${cardName(code, style())}` });
+    node.addEventListener("click", () => onCard(code));
+  } else {
+    node = h("div", attrs);
+  }
+  node.appendChild(cardSvg(code, style()));
+  if (key) node.appendChild(h("span", { class: "key", text: key, "aria-hidden": "true" }));
+  return node;
+}
+
+function backElement(classes = "") {
+  const node = h("div", { class: `card back ${classes}`.trim(), "aria-hidden": "true" });
+  node.appendChild(backSvg());
+  return node;
+}
+
+function slot(label) {
+  return h("div", { class: "card slot" }, h("span", { text: label }));
+}
+
+const SUIT_ORDER = { C: 0, D: 1, H: 2, S: 3 };
+const RANK_ORDER = { "9": 0, J: 1, Q: 2, K: 3, T: 4, A: 5 };
+
+/** The hand as shown (and numbered for the keys): trumps first, then spades, hearts, clubs, diamonds. */
+function sortedHand(deal) {
+  const order = [deal.trump, ...["S", "H", "C", "D"].filter((s) => s !== deal.trump)];
+  return [...deal.hand].sort((a, b) => order.indexOf(a[1]) - order.indexOf(b[1]) || RANK_ORDER[a[0]] - RANK_ORDER[b[0]]);
+}
+
+function name(s) {
+  return view.players[s].name;
+}
+
+function myTurn() {
+  return view && view.phase === "playing" && view.waiting_for === seat && !view.thinking && frames.length === 0;
+}
+
+function legal() {
+  return myTurn() ? view.deal.legal : [];
+}
+
+function show(frame) {
+  const fresh = !view || frame.replay;
+  view = frame.view;
+  seat = view.seat;
+  if (fresh) $("log").replaceChildren();
+  for (const e of frame.events) logEvent(e);
+  if (!legal().some((a) => a.startsWith("marry"))) marryMode = false;
+  draw();
+  if (!frame.replay && frame.events.some((e) => e.seat === seat && ACTOR_KINDS.has(e.kind))) statusIsError = false;
+  const key = `${view.deal_number}/${view.phase}`;
+  if ((view.phase === "deal_over" || view.phase === "game_over") && summaryShownFor !== key) {
+    summaryShownFor = key;
+    showSummary();
+  }
+}
+
+function draw() {
+  const deal = view.deal;
+  const me = seat, opp = 1 - seat;
+  const game = $("game");
+  game.setAttribute("aria-busy", "false");
+  game.dataset.connected = "true";
+  game.dataset.phase = view.phase;
+  game.dataset.deal = String(view.deal_number);
+  game.dataset.history = String(deal.tricks.length * 2 + (deal.lead ? 1 : 0)) + "/" + deal.legal.length;
+  game.dataset.turn = view.phase !== "playing" ? "none" : (view.waiting_for === me ? "me" : "opponent");
+  const opponent = view.players[opp];
+  const rulesName = typeof view.rules === "string" ? view.rules : (view.rules.preset || "custom");
+  $("subtitle").textContent = `${view.players[me].name === "You" ? "You" : view.players[me].name} vs ${
+    opponent.kind === "computer" ? `the computer (${opponent.level})` : opponent.name} · ${rulesName} · deal ${view.deal_number}`;
+  document.title = `bummerl — deal ${view.deal_number}`;
+
+  // the opponent
+  $("opponent-name").textContent = opponent.name;
+  const oppTricks = deal.tricks_won[opp];
+  $("opponent-info").textContent = `· ${oppTricks} trick${oppTricks === 1 ? "" : "s"}${view.thinking ? " · thinking…" : ""}`;
+  $("opponent-hand").replaceChildren(...Array.from({ length: deal.opponent_hand_size }, () => backElement("small")));
+  const shown = view.opponent_shown || [];
+  const declared = deal.marriages.filter((m) => m.player === opp).map((m) => m.suit);
+  const shownBox = $("opponent-shown");
+  shownBox.replaceChildren();
+  if (shown.length) shownBox.append(h("span", { class: "label", text: "shown:" }), ...shown.map((c) => cardElement(c, { classes: "small" })));
+  if (declared.length) {
+    shownBox.append(h("span", { class: "label", text: "declared:" }), ...declared.map((s) => suitIcon(s, style(), 20)));
+  }
+
+  // the talon and the trump card
+  const talon = $("talon");
+  talon.replaceChildren();
+  const trumpIcon = suitIcon(deal.trump, style(), 18);
+  if (deal.talon_open) {
+    talon.append(h("div", { class: "stack" }, deal.trump_card ? cardElement(deal.trump_card, { classes: "trump-card" }) : null,
+      backElement("talon-top"), h("span", { class: "count", text: String(deal.talon_size) })));
+    $("talon-caption").replaceChildren(`Talon ${deal.talon_size} · trump `, trumpIcon);
+  } else if (deal.closed_by !== null && deal.talon_size > 0) {
+    talon.append(h("div", { class: "stack closed" }, deal.bottom_card ? cardElement(deal.bottom_card, { classes: "trump-card turned" }) : null,
+      backElement("talon-top"), h("span", { class: "count closed-mark", text: "closed" })));
+    $("talon-caption").replaceChildren(`Closed by ${deal.closed_by === me ? "you" : name(deal.closed_by)} · trump `, trumpIcon);
+  } else {
+    talon.append(h("div", { class: "stack empty" }, slot("empty")));
+    $("talon-caption").replaceChildren("Talon used up · trump ", trumpIcon);
+  }
+
+  // the trick in progress, or the last trick
+  const trick = $("trick");
+  trick.replaceChildren();
+  const playing = view.phase === "playing";
+  if (deal.lead) {
+    const leader = playing ? 1 - deal.to_move : opp;
+    trick.append(column(cardElement(deal.lead, { classes: "played" }), leader),
+                 column(slot("?"), 1 - leader));
+    $("trick-caption").textContent = "Trick";
+  } else if (deal.tricks.length) {
+    const last = deal.tricks[deal.tricks.length - 1];
+    trick.append(column(cardElement(last.lead, { classes: "played last" }), last.leader),
+                 column(cardElement(last.follow, { classes: "played last" }), 1 - last.leader));
+    $("trick-caption").textContent = `Last trick → ${last.winner === me ? "you" : name(last.winner)}`;
+  } else {
+    trick.append(column(slot(""), deal.to_move), column(slot(""), 1 - deal.to_move));
+    $("trick-caption").textContent = "Trick";
+  }
+
+  // your hand
+  const hand = sortedHand(deal);
+  const playable = new Set(legal().filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
+  const strict = playable.size > 0 && playable.size < hand.length;
+  const marryable = new Set(legal().filter((a) => a.startsWith("marry ")).map((a) => a.slice(6)));
+  $("hand").replaceChildren(...hand.map((code, i) => {
+    let classes = "";
+    if (strict) classes = playable.has(code) ? "playable" : "unplayable";
+    if (marryMode && marryable.has(code[1]) && "KQ".includes(code[0])) classes += " chosen";
+    return cardElement(code, { action: `play ${code}`, key: String(i + 1), classes });
+  }));
+  $("hand-caption").textContent = strict ? "Your hand — the marked cards may be played" : "Your hand";
+  const myTricks = deal.tricks_won[me];
+  let info = `${myTricks} trick${myTricks === 1 ? "" : "s"}`;
+  if (deal.points) {
+    info += ` · ${deal.points[me]} points`;
+    if (deal.pending && deal.pending[me]) info += ` (+${deal.pending[me]} once you win a trick)`;
+  } else {
+    info += " · no running points under these rules";
+  }
+  $("my-info").textContent = info;
+
+  drawActions();
+  drawScore();
+  if (!statusIsError) prompt();
+}
+
+function column(card, s) {
+  return h("div", { class: "trick-seat" }, card, h("span", { class: "seat-label", text: s === seat ? "You" : name(s) }));
+}
+
+function actionButton(action, label, key, extra = "") {
+  const b = h("button", { type: "button", class: `action ${extra}`.trim(), "data-action": action, title: key ? `key ${key}` : "" },
+              ...(Array.isArray(label) ? label : [label]));
+  if (key) b.appendChild(h("kbd", { text: key }));
+  b.addEventListener("click", () => onAction(action));
+  return b;
+}
+
+function drawActions() {
+  const box = $("actions");
+  box.replaceChildren();
+  const acts = legal();
+  const deal = view.deal;
+  if (acts.includes("exchange")) {
+    const low = view.sixty_six ? "9" : "J";
+    box.append(actionButton("exchange", `Exchange ${cardName(low + deal.trump, style())}`, "x"));
+  }
+  if (acts.includes("close")) box.append(actionButton("close", "Close the talon", "c"));
+  for (const a of acts.filter((x) => x.startsWith("marry "))) {
+    const s = a.slice(6);
+    box.append(actionButton(a, [`Declare ${s === deal.trump ? 40 : 20} `, suitIcon(s, style(), 18)], "m", "marry"));
+  }
+  if (acts.includes("claim")) box.append(actionButton("claim", "Claim 66", "g", "claim"));
+  if (acts.includes("pass")) box.append(actionButton("pass", "Pass", "p"));
+  if (view.phase !== "playing") {
+    const label = view.phase === "game_over" ? "Game over — see the result" : "Next deal";
+    box.append(actionButton(view.phase === "game_over" ? "result" : "next", label, "⏎", "primary"));
+  }
+  if (myTurn()) box.append(actionButton("analyse", "What is each move worth?", "?", "quiet"));
+}
+
+function drawScore() {
+  const me = seat, opp = 1 - seat;
+  const target = view.target;
+  $("countdown").replaceChildren(...[me, opp].map((s) => {
+    const need = Math.max(0, view.score[s]);
+    const pips = Array.from({ length: target }, (_, i) => h("span", { class: i < need ? "pip on" : "pip" }));
+    return h("div", { class: `count-row ${s === me ? "me" : "opp"}` },
+      h("span", { class: "who", text: s === me ? "You" : name(s) }), h("span", { class: "pips" }, ...pips),
+      h("b", { text: String(view.score[s]) }));
+  }));
+  $("sheet-me").textContent = "You";
+  $("sheet-opp").textContent = name(opp);
+  const body = $("sheet").querySelector("tbody");
+  body.replaceChildren(...view.sheet.map((row) => h("tr", {},
+    h("td", { text: String(row.deal) }),
+    h("td", { text: row.winner === me ? `−${row.game_points}` : "" }),
+    h("td", { text: row.winner === opp ? `−${row.game_points}` : "" }),
+    h("td", { class: "why", text: REASONS_SHORT[row.reason] || row.reason }))),
+    h("tr", { class: "total" }, h("td", { text: "left" }), h("td", { text: String(view.score[me]) }),
+      h("td", { text: String(view.score[opp]) }), h("td", {})));
+}
+
+const REASONS_SHORT = { claim: "66", false_claim: "wrong 66", closer_failed: "closer failed", last_trick: "last trick",
+                        more_points: "more points", draw: "draw" };
+const REASONS = {
+  claim: "a correct claim of 66", false_claim: "a wrong claim of 66",
+  closer_failed: "the player who closed the talon did not reach 66",
+  last_trick: "all cards were played; the last trick wins", more_points: "all cards were played; more points win",
+  draw: "all cards were played with equal points",
+};
+
+function logEvent(e) {
+  const who = e.seat === null ? "neutral" : e.seat === seat ? "me" : "opp";
+  const item = h("li", { class: `ev ev-${e.kind} by-${who}`, text: e.text });
+  $("log").appendChild(item);
+  item.scrollIntoView({ block: "nearest" });
+}
+
+function setStatus(text, error = false) {
+  statusIsError = error;
+  const s = $("status");
+  s.textContent = text;
+  s.classList.toggle("error", error);
+}
+
+function prompt() {
+  const deal = view.deal;
+  const acts = legal();
+  if (view.phase === "game_over") return setStatus(view.winner === seat ? "You won the Bummerl!" : `${name(1 - seat)} won the Bummerl.`);
+  if (view.phase === "deal_over") return setStatus("The deal is over — Enter for the next deal");
+  if (view.thinking || view.waiting_for !== seat) return setStatus(`${name(1 - seat)} is thinking…`);
+  if (!acts.length) return setStatus("");
+  if (acts.includes("pass")) return setStatus("All cards are played: claim 66 (g) if you have it, or pass (p)");
+  if (deal.married) {
+    return setStatus(`Lead the king or queen of your marriage (${suitName(deal.married, style())})${acts.includes("claim") ? " — or claim 66 (g)" : ""}`);
+  }
+  if (marryMode) return setStatus("Which marriage? Press the number of its king or queen, or click it (Esc cancels)");
+  if (deal.lead) return setStatus(`${name(1 - seat)} led ${cardName(deal.lead, style())}: your card (1–${deal.hand.length} or click)`);
+  const extras = [["x exchange", "exchange"], ["c close", "close"], ["g claim 66", "claim"]].filter(([, a]) => acts.includes(a)).map(([k]) => k);
+  if (acts.some((a) => a.startsWith("marry"))) extras.push("m marriage");
+  setStatus(`Your lead: play a card (1–${deal.hand.length} or click)${extras.length ? " — or " + extras.join(", ") : ""}`);
+}
+
+// ----------------------------------------------------------------------------- acting
+
+function act(action) {
+  if (!view) return;
+  if (view.phase === "playing" && !myTurn()) {
+    setStatus(`Wait — it is ${name(1 - seat)}'s turn`, true);
+    return;
+  }
+  marryMode = false;
+  statusIsError = false;
+  send({ type: "act", action });
+}
+
+function onCard(code) {
+  if (marryMode && "KQ".includes(code[0]) && legal().includes(`marry ${code[1]}`)) {
+    act(`marry ${code[1]}`);
+    return;
+  }
+  act(`play ${code}`);
+}
+
+function onAction(action) {
+  if (action === "claim") return confirmClaim();
+  if (action === "next") return nextDeal();
+  if (action === "result") return showGameOver();
+  if (action === "analyse") return requestAnalysis();
+  act(action);
+}
+
+function nextDeal() {
+  if (!view || view.phase === "playing") return;
+  if (view.phase === "game_over") return showGameOver();
+  closeModal();
+  act("next");
+}
+
+function marry() {
+  const options = legal().filter((a) => a.startsWith("marry "));
+  if (options.length === 1) return act(options[0]);
+  if (options.length === 0) return act(`marry ${marriageHint()}`);
+  marryMode = true;
+  draw();
+}
+
+function marriageHint() {
+  const hand = view.deal.hand;
+  for (const s of ["C", "D", "H", "S"]) if (hand.includes(`K${s}`) && hand.includes(`Q${s}`)) return s;
+  return view.deal.trump;
+}
+
+function playSlot(i) {
+  const hand = sortedHand(view.deal);
+  if (i >= hand.length) return setStatus(`You have no card ${i + 1}`, true);
+  onCard(hand[i]);
+}
+
+// ----------------------------------------------------------------------------- dialogs
+
+function openModal(kind, title, body, buttons) {
+  modalKind = kind;
+  $("modal-title").textContent = title;
+  $("modal-body").replaceChildren(...body);
+  $("modal-buttons").replaceChildren(...buttons);
+  $("modal").hidden = false;
+  $("modal").dataset.kind = kind;
+  const primary = $("modal-buttons").querySelector(".primary") || $("modal-buttons").querySelector("button");
+  if (primary) primary.focus();
+}
+
+function closeModal() {
+  modalKind = null;
+  $("modal").hidden = true;
+  $("modal").dataset.kind = "";
+}
+
+function button(label, onclick, { primary = false, attrs = {} } = {}) {
+  return h("button", { type: "button", class: primary ? "primary" : "", onclick, ...attrs }, label);
+}
+
+function confirmClaim() {
+  if (!legal().includes("claim")) return act("claim");
+  const pts = view.deal.points ? ` You have ${view.deal.points[seat]} points.` : " (Count your points: a wrong claim loses the deal.)";
+  openModal("claim", "Claim 66?", [h("p", { text: `Claiming ends the deal now: right if you have 66 or more.${pts}` })], [
+    button("Claim 66", () => { closeModal(); act("claim"); }, { primary: true, attrs: { "data-confirm": "claim" } }),
+    button("Cancel", closeModal),
+  ]);
+}
+
+function dealSummaryBody() {
+  const deal = view.deal;
+  const result = view.result || { winner: null, game_points: 0, reason: "draw" };
+  const me = seat, opp = 1 - seat;
+  const taken = [[], []];
+  for (const t of deal.tricks) taken[t.winner].push(t.lead, t.follow);
+  const rows = [me, opp].map((s) => h("tr", {},
+    h("th", { text: s === me ? "You" : name(s) }),
+    h("td", { text: String(deal.tricks_won[s]) }),
+    h("td", { text: deal.points ? String(deal.points[s]) : "–" }),
+    h("td", { class: "taken" }, ...taken[s].map((c) => cardElement(c, { classes: "tiny" })))));
+  const body = [
+    h("p", { class: "why", text: `Why: ${REASONS[result.reason] || result.reason}.` }),
+    h("table", { class: "summary" }, h("thead", {}, h("tr", {}, h("th", {}), h("th", { text: "tricks" }),
+      h("th", { text: "points" }), h("th", { text: "cards taken" }))), h("tbody", {}, ...rows)),
+    h("p", { text: `Bummerl, still needed: you ${view.score[me]} · ${name(opp)} ${view.score[opp]}` }),
+  ];
+  return body;
+}
+
+function showSummary() {
+  const result = view.result || { winner: null, game_points: 0 };
+  const gp = `${result.game_points} game point${result.game_points === 1 ? "" : "s"}`;
+  const title = result.winner === null ? `Deal ${view.deal_number} is a draw`
+    : result.winner === seat ? `Deal ${view.deal_number}: you win ${gp}` : `Deal ${view.deal_number}: ${name(result.winner)} wins ${gp}`;
+  const over = view.phase === "game_over";
+  openModal("summary", title, dealSummaryBody(), [
+    over ? button("See the result", showGameOver, { primary: true, attrs: { "data-action": "result" } })
+         : button("Next deal", nextDeal, { primary: true, attrs: { "data-action": "next" } }),
+    button("Look at the table", closeModal),
+  ]);
+}
+
+function showGameOver() {
+  const won = view.winner === seat;
+  const body = [
+    h("p", { class: won ? "big win" : "big loss", text: won ? "You won the Bummerl!" : `${name(1 - seat)} won the Bummerl.` }),
+    h("p", { text: `Still needed at the end: you ${view.score[seat]} · ${name(1 - seat)} ${view.score[1 - seat]} (${view.sheet.length} deals)` }),
+    h("div", { id: "review" }),
+  ];
+  openModal("over", "Game over", body, [
+    button("Play again", playAgain, { primary: true, attrs: { "data-action": "again" } }),
+    button("Review my game", requestReview, { attrs: { "data-action": "review" } }),
+    h("a", { class: "button", href: `/api/games/${encodeURIComponent(gameId)}/record`, download: `bummerl-${gameId}.json` }, "Game record"),
+    h("a", { class: "button", href: "/" }, "Home"),
+  ]);
+}
+
+async function playAgain() {
+  try {
+    const answer = await startGame(settings);
+    closedByUs = true;
+    location.href = answer.url;
+  } catch (err) {
+    setStatus(`Could not start a game: ${err.message}`, true);
+  }
+}
+
+function requestReview() {
+  const box = document.getElementById("review");
+  if (box) box.replaceChildren(h("p", { class: "wait", text: "Looking at each of your choices… (this takes a moment)" }));
+  send({ type: "review" });
+}
+
+function actionText(a) {
+  if (a.startsWith("play ")) return `play ${cardName(a.slice(5), style())}`;
+  if (a.startsWith("marry ")) return `declare ${suitName(a.slice(6), style())}`;
+  return a === "claim" ? "claim 66" : a;
+}
+
+function showReview(msg) {
+  const box = document.getElementById("review");
+  if (!box) return;
+  if (!msg.mistakes.length) {
+    box.replaceChildren(h("p", { text: `None of your ${msg.decisions} choices lost game points on average. Well played!` }));
+    return;
+  }
+  box.replaceChildren(h("p", { text: `Where game points were lost (of ${msg.decisions} choices):` }),
+    h("ol", { class: "review" }, ...msg.mistakes.slice(0, 8).map((m) => h("li", {
+      text: `Deal ${m.deal}, trick ${m.trick}: you chose ${actionText(m.chosen.action)} (${fmt(m.chosen.mean)}); ` +
+            `${actionText(m.best.action)} was worth ${fmt(m.best.mean)} — ${m.loss.toFixed(2)} game points on average`,
+    }))));
+}
+
+function fmt(x) {
+  return (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(2);
+}
+
+function requestAnalysis() {
+  if (!myTurn()) return setStatus("The analysis is for your turn", true);
+  openModal("analysis", "What is each move worth?", [h("p", { class: "wait", text: "Thinking over the cards you cannot see…" })],
+            [button("Close", closeModal, { primary: true })]);
+  send({ type: "analyse" });
+}
+
+function showAnalysis(msg) {
+  if (modalKind !== "analysis") return;
+  const rows = msg.actions.map((s) => h("tr", {},
+    h("td", { text: actionText(s.action) }), h("td", { class: "num", text: fmt(s.mean) }),
+    h("td", { class: "num", text: `${Math.round(100 * s.win_share)}%` }),
+    h("td", { class: "num", text: s.ci95 ? `${fmt(s.ci95[0])} … ${fmt(s.ci95[1])}` : "exact" })));
+  $("modal-body").replaceChildren(
+    h("p", { text: `Mean game points for you over the deals consistent with what you know (${msg.note}).` }),
+    h("table", { class: "analysis" }, h("thead", {}, h("tr", {}, h("th", { text: "move" }), h("th", { text: "mean" }),
+      h("th", { text: "wins" }), h("th", { text: "95% range" }))), h("tbody", {}, ...rows)),
+    h("p", { class: "hint", text: "Values assume both sides would play on seeing all cards; a guide, not gospel." }));
+}
+
+function showSettings() {
+  const select = (label, key, options) => h("label", {}, `${label} `,
+    h("select", { "data-setting": key, onchange: (e) => { settings[key] = e.target.value; saveSettings(settings); if (view) draw(); } },
+      ...options.map(([value, text]) => h("option", { value, selected: settings[key] === value }, text))));
+  openModal("settings", "Settings", [
+    select("Card faces", "cards", [["french", "French (♣ ♦ ♥ ♠)"], ["german", "German (Eichel, Schellen, Herz, Laub)"]]),
+    select("Computer's speed", "speed", [["instant", "instant"], ["fast", "fast"], ["normal", "normal"], ["slow", "slow"]]),
+    select("Level of the next game", "level", [["easy", "easy"], ["medium", "medium"], ["hard", "hard"], ["expert", "expert"]]),
+    select("Rules of the next game", "rules", ["standard", "soft", "sharp", "tompa", "vu", "sixty-six"].map((p) => [p, p])),
+  ], [button("Done", closeModal, { primary: true })]);
+}
+
+function showHelp() {
+  const keys = [["1–6", "play the card in that place (or choose a marriage's king or queen)"], ["x", "exchange the trump jack"],
+    ["c", "close the talon"], ["m", "declare a marriage (20 or 40)"], ["g or 6", "claim 66 (asks first)"], ["p", "pass after the last trick"],
+    ["Enter or n", "next deal"], ["?", "what is each move worth?"], ["Esc", "cancel, close a dialog"], ["q", "home"]];
+  openModal("help", "Keys", [h("table", { class: "keys" }, ...keys.map(([k, t]) => h("tr", {}, h("td", {}, h("kbd", { text: k })), h("td", { text: t }))))],
+            [button("Close", closeModal, { primary: true })]);
+}
+
+// ----------------------------------------------------------------------------- keys
+
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const tag = e.target && e.target.tagName;
+  if (!$("modal").hidden) {
+    if (e.key === "Escape") { e.preventDefault(); closeModal(); }
+    return; // inside a dialog, Enter and Tab work on its buttons
+  }
+  if (tag === "SELECT" || tag === "INPUT" || tag === "TEXTAREA") return;
+  if ((tag === "BUTTON" || tag === "A") && (e.key === "Enter" || e.key === " ")) return;
+  if (!view) return;
+  const k = e.key;
+  let handled = true;
+  if (k >= "1" && k <= "5") playSlot(Number(k) - 1);
+  else if (k === "6") {
+    if (view.deal.hand.length >= 6 && !legal().includes("claim")) playSlot(5); else confirmClaim();
+  } else if (k === "x") act("exchange");
+  else if (k === "c") act("close");
+  else if (k === "m") marry();
+  else if (k === "g") confirmClaim();
+  else if (k === "p") act("pass");
+  else if (k === "Enter" || k === "n") { if (view.phase === "playing") handled = false; else if (view.phase === "game_over") showGameOver(); else showSummary(); }
+  else if (k === "?") requestAnalysis();
+  else if (k === "Escape") { if (marryMode) { marryMode = false; draw(); } }
+  else if (k === "q") { closedByUs = true; location.href = "/"; }
+  else handled = false;
+  if (handled) e.preventDefault();
+});
+
+$("btn-settings").addEventListener("click", showSettings);
+$("btn-help").addEventListener("click", showHelp);
+$("modal").addEventListener("click", (e) => { if (e.target === $("modal") && modalKind !== "claim") closeModal(); });
+window.addEventListener("storage", () => { settings = loadSettings(); if (view) draw(); });
+connect();

@@ -1,0 +1,98 @@
+// The landing page: new game (settings remembered), games to resume, statistics per level and rules.
+
+import { cardSvg } from "./cards.js";
+import { h, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
+
+const $ = (id) => document.getElementById(id);
+const settings = loadSettings();
+
+for (const key of ["level", "rules", "cards", "speed"]) {
+  const select = $(key);
+  select.value = settings[key];
+  select.addEventListener("change", () => {
+    settings[key] = select.value;
+    saveSettings(settings);
+    drawHero();
+  });
+}
+
+function drawHero() {
+  $("hero-cards").replaceChildren(...["AH", "TS", "KD", "QC"].map((c) => {
+    const node = h("div", { class: "card" });
+    node.appendChild(cardSvg(c, settings.cards));
+    return node;
+  }));
+}
+
+$("new-game").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  $("start").disabled = true;
+  try {
+    const answer = await startGame(settings);
+    location.href = answer.url;
+  } catch (err) {
+    $("new-error").textContent = `Could not start a game: ${err.message}`;
+    $("start").disabled = false;
+  }
+});
+
+function describe(game) {
+  const rules = typeof game.rules === "string" ? game.rules : (game.rules && game.rules.preset) || "custom";
+  const score = game.score ? ` · still needed ${game.score[0]}–${game.score[1]}` : "";
+  return `${rules} against ${game.level}${score}`;
+}
+
+async function drawResume() {
+  const mine = knownGames();
+  let games = [];
+  try {
+    const response = await fetch("/api/games");
+    if (response.ok) games = (await response.json()).games;
+  } catch { /* the list is only shown on the server's own computer */ }
+  const playing = games.filter((g) => g.state === "playing" && ["easy", "medium", "hard", "expert"].includes(g.level));
+  const listed = new Set(playing.map((g) => g.id));
+  for (const [id, info] of Object.entries(mine)) {
+    if (!listed.has(id) && !games.some((g) => g.id === id)) playing.push({ id, ...info, state: "playing" });
+  }
+  if (!playing.length) return;
+  $("resume").replaceChildren(...playing.slice(0, 8).map((g) => h("li", {},
+    h("span", { text: describe(g) }),
+    h("button", { type: "button", "data-action": `resume ${g.id}`, onclick: () => resume(g.id) }, "Continue"))));
+}
+
+async function resume(id) {
+  const known = knownGames()[id];
+  if (known && known.token) {
+    location.href = `/play/${encodeURIComponent(id)}`;
+    return;
+  }
+  const response = await fetch(`/api/games/${encodeURIComponent(id)}/resume`, { method: "POST" });
+  if (!response.ok) return;
+  const answer = await response.json();
+  rememberGame(id, answer.token);
+  location.href = `/play/${encodeURIComponent(id)}`;
+}
+
+async function drawStats() {
+  const response = await fetch("/api/stats");
+  if (!response.ok) return;
+  const { stats } = await response.json();
+  if (!stats.length) return;
+  const order = ["easy", "medium", "hard", "expert", "random"];
+  const table = (by, title) => {
+    const rows = stats.filter((s) => s.by === by);
+    if (by === "level") rows.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+    else rows.sort((a, b) => a.name.localeCompare(b.name));
+    return h("table", { class: `stats-${by}` },
+      h("thead", {}, h("tr", {}, ...[title, "Bummerls won", "deals won", "game points ±", "playing"].map((t) => h("th", { text: t })))),
+      h("tbody", {}, ...rows.map((s) => h("tr", {},
+        h("td", { text: s.name }), h("td", { text: `${s.bummerls_won} / ${s.bummerls}` }),
+        h("td", { text: `${s.deals_won} / ${s.deals}` }),
+        h("td", { text: `+${s.game_points_won} −${s.game_points_lost}` }), h("td", { text: String(s.playing) })))));
+  };
+  $("stats").replaceChildren(table("level", "computer"), h("br"), table("rules", "rules"));
+}
+
+drawHero();
+drawResume();
+drawStats();

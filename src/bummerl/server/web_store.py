@@ -1,0 +1,168 @@
+"""The server's side of the game store: web games (a :class:`~bummerl.session.PlaySession` each, every
+action committed before it is shown) and the seat tokens of the web.
+
+Games live in the one SQLite :class:`~bummerl.store.GameStore` the terminal game uses, so a game started
+in one front end continues in the other. The web adds one table of its own, ``web_seats`` (a token per
+human seat of a game), created by the web's own numbered migration steps (:data:`WEB_MIGRATIONS`, append-
+only like the store's); the number applied is kept in the store's settings under ``web.schema``.
+
+>>> import tempfile
+>>> from bummerl.rules import Rules
+>>> with WebStore(Path(tempfile.mkdtemp())) as web:
+...     session = web.create(Rules.preset("standard"), level="easy", seed=1, cards="french",
+...                          first_dealer=None, decks=())
+...     web.set_token(session.id, 0, "secret")
+...     web.tokens(session.id), web.seat_for(session.id, "secret"), web.seat_for(session.id, "guess")
+({0: 'secret'}, 0, None)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bummerl.rules import Rules
+from bummerl.session import PlaySession
+from bummerl.store import GameDamaged, GameStore, StoreError, Tally
+from bummerl.table import CardStyle
+
+__all__ = ["LEASE_OWNER", "WEB_MIGRATIONS", "WebStore"]
+
+#: The lease owner name of games the web server is playing.
+LEASE_OWNER = "web"
+#: The web's schema steps, numbered from 1 (the store's setting ``web.schema`` counts those applied).
+#: Append-only: a later feature (players, ratings) appends a step, never edits one.
+WEB_MIGRATIONS: list[tuple[str, ...]] = [
+    (  # 1: one unguessable token per human seat of a game (the WebSocket of that seat opens with it)
+        """CREATE TABLE IF NOT EXISTS web_seats (
+            game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL CHECK (seat IN (0, 1)),
+            token TEXT NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        )""",
+    ),
+]
+_SCHEMA_KEY = "web.schema"
+
+
+class WebStore:
+    """The game store as the web server uses it (``home`` None: the user's data directory)."""
+
+    def __init__(self, home: Path | None = None) -> None:
+        self.store = GameStore.open(home)
+        self._db = sqlite3.connect(self.store.path, timeout=15, isolation_level=None, check_same_thread=False)
+        self._lock = threading.Lock()
+        self._leases: dict[str, contextlib.ExitStack] = {}
+        self._db.execute("PRAGMA foreign_keys = ON")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        applied = self.store.settings().get(_SCHEMA_KEY, 0)
+        if not isinstance(applied, int) or applied > len(WEB_MIGRATIONS):
+            raise StoreError(f"the game database has web schema {applied!r}, newer than this bummerl knows")
+        with self._lock:
+            for number in range(applied, len(WEB_MIGRATIONS)):
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in WEB_MIGRATIONS[number]:
+                        self._db.execute(statement)
+                    self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)",
+                                     (_SCHEMA_KEY, str(number + 1)))
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        """Release the leases and close the database."""
+        for game_id in list(self._leases):
+            self.release(game_id)
+        self._db.close()
+        self.store.close()
+
+    def __enter__(self) -> WebStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ games
+
+    def create(self, rules: Rules, *, level: str, seed: int, cards: CardStyle, first_dealer: int | None,
+               decks: Sequence[Sequence[int]]) -> PlaySession:
+        """Start and store a new game of you (seat 0) against the computer at ``level``."""
+        return PlaySession.new(rules, level=level, seed=seed, first_dealer=first_dealer, cards=cards,
+                               decks=decks, store=self.store)
+
+    def resume(self, game_id: str) -> PlaySession:
+        """A stored game, replayed to where it stopped (:class:`~bummerl.store.StoreError` if it cannot)."""
+        return PlaySession.resume(game_id, self.store)
+
+    def lease(self, game_id: str) -> None:
+        """Hold the game for the web server (:class:`~bummerl.store.GameBusy` when the terminal has it)."""
+        if game_id in self._leases:
+            return
+        stack = contextlib.ExitStack()
+        stack.enter_context(self.store.lease(game_id, LEASE_OWNER))
+        self._leases[game_id] = stack
+
+    def release(self, game_id: str) -> None:
+        """Let the game go (e.g. to the terminal) once nobody plays it here."""
+        stack = self._leases.pop(game_id, None)
+        if stack is not None:
+            with contextlib.suppress(StoreError, sqlite3.Error):
+                stack.close()
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every readable stored game, the most recently played first (summaries)."""
+        return [g.summary() for g in self.store.games() if not isinstance(g, GameDamaged)]
+
+    def finished_record(self, game_id: str) -> dict[str, Any]:
+        """The game record (rules.md section 9) of a finished game; :class:`~bummerl.store.StoreError`
+        if there is no such game or it is not over."""
+        game = self.store.load(game_id)
+        if not game.finished:
+            raise StoreError("the game is not over yet: its record is given once it is")
+        return game.record.to_json()
+
+    def stats(self) -> list[dict[str, Any]]:
+        """Your totals against the computer per level and per rules preset."""
+        stats = self.store.stats()
+
+        def row(by: str, name: str, t: Tally) -> dict[str, Any]:
+            return {"by": by, "name": name, "bummerls": t.bummerls, "bummerls_won": t.bummerls_won,
+                    "deals": t.deals, "deals_won": t.deals_won, "playing": t.playing,
+                    "game_points_won": t.game_points_won, "game_points_lost": t.game_points_lost}
+
+        return ([row("level", k, v) for k, v in stats.by_level.items()]
+                + [row("rules", k, v) for k, v in stats.by_rules.items()])
+
+    # ------------------------------------------------------------------ seat tokens
+
+    def tokens(self, game_id: str) -> dict[int, str]:
+        """The seat tokens of a game."""
+        with self._lock:
+            rows = self._db.execute("SELECT seat, token FROM web_seats WHERE game_id = ?",
+                                    (game_id,)).fetchall()
+        return {int(seat): str(token) for seat, token in rows}
+
+    def set_token(self, game_id: str, seat: int, token: str) -> None:
+        """Store a seat's token (replacing an older one)."""
+        with self._lock:
+            try:
+                self._db.execute("INSERT OR REPLACE INTO web_seats VALUES (?, ?, ?)", (game_id, seat, token))
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot save the seat token of game {game_id}: {err}") from None
+
+    def seat_for(self, game_id: str, token: str) -> int | None:
+        """The seat ``token`` opens in the game, or None (compared in constant time)."""
+        found = None
+        for seat, expected in self.tokens(game_id).items():
+            if secrets.compare_digest(token.encode(), expected.encode()):
+                found = seat
+        return found

@@ -1,0 +1,263 @@
+"""The web server: the JSON API, the WebSocket protocol, bad messages, tokens, reloads and restarts
+(Starlette's test client; the browser tests are in test_web.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from bummerl.records import GameRecord
+from bummerl.server import create_app
+from bummerl.server.protocol import MAX_MESSAGE
+
+DECK = "JH KH QH JC QC KC AH AS TH JD QD TC AC KD TD AD JS QS KS TS"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(home=tmp_path, workers=0)) as c:
+        yield c
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    answer = client.post("/api/games", json={"rules": "standard", "level": "easy", **body})
+    assert answer.status_code == 201, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+class Seat:
+    """One WebSocket at a seat: reads frames (events + view) and sends messages."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.log: list[dict[str, Any]] = []
+        self.errors: list[str] = []
+
+    def frame(self) -> dict[str, Any]:
+        """The next view (events before it go to the log; errors to ``errors``)."""
+        while True:
+            msg = self.ws.receive_json()
+            if msg["type"] == "events":
+                self.log += msg["events"]
+            elif msg["type"] == "error":
+                self.errors.append(msg["reason"])
+            elif msg["type"] == "view":
+                return dict(msg)
+
+    def my_turn(self) -> dict[str, Any]:
+        """The next view where this seat must act (or the deal/game is over)."""
+        while True:
+            view = self.frame()
+            if view["phase"] != "playing" or (view["waiting_for"] == view["seat"] and not view["thinking"]):
+                return view
+
+    def error(self) -> str:
+        """The next error's reason (views in between are skipped)."""
+        while True:
+            msg = self.ws.receive_json()
+            if msg["type"] == "error":
+                return str(msg["reason"])
+
+    def act(self, action: str) -> None:
+        self.ws.send_json({"type": "act", "action": action})
+
+
+def connect(client: TestClient, game: dict[str, Any]) -> Any:
+    return client.websocket_connect(f"/ws/games/{game['id']}?token={game['token']}")
+
+
+# ----------------------------------------------------------------------------- the API
+
+
+def test_new_game_answers_id_seat_token_and_a_url_that_opens_the_seat(client: TestClient) -> None:
+    game = new_game(client, seed=3, cards="german")
+    assert set(game) == {"id", "seat", "token", "url"} and game["seat"] == 0
+    assert game["url"] == f"http://testserver/play/{game['id']}#token={game['token']}"
+    assert len(game["token"]) >= 30  # secrets.token_urlsafe(24)
+    assert client.get(f"/play/{game['id']}").status_code == 200
+    with connect(client, game) as ws:
+        view = Seat(ws).frame()
+    assert view["cards"] == "german" and view["deal"]["seat"] == 0 and view["players"][1]["level"] == "easy"
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    ({"rules": "standard", "level": "grandmaster"}, "unknown level"),
+    ({"rules": "chess", "level": "easy"}, "chess"),
+    ({"rules": "standard", "level": "easy", "seed": -1}, "seed"),
+    ({"rules": "standard", "level": "easy", "seed": "7"}, "seed"),
+    ({"rules": "standard", "level": "easy", "cards": "tarot"}, "cards"),
+    ({"rules": "standard", "level": "easy", "decks": ["AS AS"]}, "decks"),
+    ({"rules": "standard", "level": "easy", "colour": "red"}, "unknown field"),
+])
+def test_a_bad_new_game_is_refused_with_the_reason(client: TestClient, body: dict[str, Any],
+                                                   reason: str) -> None:
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 400 and reason in answer.json()["error"]
+
+
+def test_a_body_that_is_not_json_is_refused(client: TestClient) -> None:
+    answer = client.post("/api/games", content=b"{not json")
+    assert answer.status_code == 400 and "not JSON" in answer.json()["error"]
+
+
+def test_the_pages_and_their_files_are_served(client: TestClient) -> None:
+    for path in ("/", "/rules", "/static/style.css", "/static/js/game.js", "/static/js/cards.js"):
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+    assert "Schnapsen" in client.get("/").text
+    assert client.get("/api/rules").text.strip()
+
+
+# ----------------------------------------------------------------------------- tokens
+
+
+def test_a_wrong_token_gets_nothing(client: TestClient) -> None:
+    game = new_game(client)
+    other = new_game(client)
+    for url in (f"/ws/games/{game['id']}?token=wrong", f"/ws/games/{game['id']}",
+                f"/ws/games/{game['id']}?token={other['token']}",
+                f"/ws/games/nosuchgame?token={game['token']}"):
+        with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(url) as ws:
+            ws.receive_json()
+        assert refused.value.code == 4403
+
+
+def test_the_game_list_and_resume_are_for_this_computer_only(tmp_path: Path) -> None:
+    app = create_app(home=tmp_path, workers=0)
+    with TestClient(app) as local:
+        game = new_game(local)
+        assert [g["id"] for g in local.get("/api/games").json()["games"]] == [game["id"]]
+        assert local.post(f"/api/games/{game['id']}/resume").json()["token"] == game["token"]
+    with TestClient(app, client=("192.0.2.7", 5000)) as remote:
+        assert remote.get("/api/games").status_code == 403
+        assert remote.post(f"/api/games/{game['id']}/resume").status_code == 403
+
+
+# ----------------------------------------------------------------------------- playing
+
+
+def test_a_deal_of_the_seeded_deck_with_every_kind_of_action(client: TestClient) -> None:
+    game = new_game(client, seed=1, dealer=1, decks=[DECK])
+    assert client.get(f"/api/games/{game['id']}/record").status_code == 409  # not over yet
+    with connect(client, game) as ws:
+        seat = Seat(ws)
+        view = seat.my_turn()
+        assert sorted(view["deal"]["hand"]) == sorted(["JH", "KH", "QH", "AS", "TH"])
+        assert view["deal"]["trump_card"] == "AH" and view["deal"]["talon_size"] == 10
+        for action in ("exchange", "play AS", "marry H", "play KH", "close", "play AH", "claim"):
+            assert action in view["deal"]["legal"], (action, view["deal"]["legal"])
+            seat.act(action)
+            view = seat.my_turn() if action != "claim" else seat.frame()
+        assert view["phase"] == "deal_over" and view["result"]["winner"] == 0
+        assert view["result"]["reason"] == "claim" and view["sheet"][0]["winner"] == 0
+        kinds = [e["kind"] for e in seat.log]
+        for kind in ("deal", "exchange", "marry", "close", "claim", "deal_over"):
+            assert kind in kinds
+        seat.act("next")
+        view = seat.frame()
+        assert view["deal_number"] == 2 and view["phase"] == "playing"
+        assert seat.errors == []
+
+
+def test_bad_messages_get_an_error_with_a_reason_and_change_nothing(client: TestClient) -> None:
+    game = new_game(client, seed=1, dealer=1, decks=[DECK])
+    with connect(client, game) as ws:
+        seat = Seat(ws)
+        before = seat.my_turn()
+        bad: list[tuple[Any, str]] = [
+            ("this is not json", "not JSON"),
+            ("[1, 2]", "JSON object"),
+            ('{"type": "dance"}', "unknown message type"),
+            ('{"action": "play AS"}', "unknown message type"),
+            ('{"type": "act"}', "action"),
+            ('{"type": "act", "action": "play AS' + "x" * MAX_MESSAGE + '"}', "too large"),
+            ('{"type": "act", "action": "play 7X"}', ""),
+            ('{"type": "act", "action": "play AC"}', "do not hold"),
+            ('{"type": "act", "action": "pass"}', "pass"),
+            ('{"type": "act", "action": "next"}', "not over"),
+            ('{"type": "review"}', "once the Bummerl is over"),
+        ]
+        for text, reason in bad:
+            ws.send_text(text)
+            got = seat.error()
+            assert reason in got, (text, got)
+        ws.send_bytes(b"\xff\xfe")
+        assert "UTF-8" in seat.error()
+        ws.send_text("x" * 200_000)  # huge, yet within the WebSocket frame limit: an error, still open
+        assert "too large" in seat.error()
+        seat.act("play AS")  # the connection is still usable and nothing changed
+        after = seat.frame()
+        assert after["deal"]["lead"] == "AS"
+        assert before["deal"]["hand"] != after["deal"]["hand"] and "AS" not in after["deal"]["hand"]
+
+
+def test_reloading_gives_the_same_view_and_the_whole_log(client: TestClient) -> None:
+    game = new_game(client, seed=5)
+    with connect(client, game) as ws:
+        seat = Seat(ws)
+        view = seat.my_turn()
+        for _ in range(3):
+            seat.act(sorted(a for a in view["deal"]["legal"] if a.startswith("play"))[0])
+            view = seat.my_turn()
+        log = list(seat.log)
+    with connect(client, game) as ws:
+        again = Seat(ws)
+        reloaded = again.frame()
+        assert reloaded == view and again.log == log
+        again.act(sorted(a for a in reloaded["deal"]["legal"] if a.startswith("play"))[0])
+        assert again.frame()["deal"] != reloaded["deal"]
+
+
+def test_a_server_restart_continues_exactly_where_the_game_was(tmp_path: Path) -> None:
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:
+        game = new_game(client, seed=9, rules="sixty-six")
+        with connect(client, game) as ws:
+            seat = Seat(ws)
+            view = seat.my_turn()
+            for _ in range(4):
+                seat.act(sorted(view["deal"]["legal"])[-1])
+                view = seat.my_turn()
+    with TestClient(create_app(home=tmp_path, workers=0)) as client, connect(client, game) as ws:
+        seat = Seat(ws)
+        again = seat.my_turn()
+        assert again == view
+        seat.act(sorted(again["deal"]["legal"])[-1])
+        assert seat.frame()["deal"] != again["deal"]
+
+
+def test_a_whole_bummerl_of_random_moves_ends_with_a_record_that_replays(client: TestClient) -> None:
+    rng = random.Random(4)
+    game = new_game(client, seed=4, rules="tompa")
+    with connect(client, game) as ws:
+        seat = Seat(ws)
+        view = seat.my_turn()
+        while view["phase"] != "game_over":
+            seat.act("next" if view["phase"] == "deal_over" else rng.choice(view["deal"]["legal"]))
+            view = seat.my_turn()
+        assert seat.errors == []
+    answer = client.get(f"/api/games/{game['id']}/record")
+    assert answer.status_code == 200
+    replayed = GameRecord.from_json(answer.json()).replay()
+    assert list(replayed.score) == view["score"] and replayed.winner == view["winner"]
+    stats = client.get("/api/stats").json()["stats"]
+    assert {"by": "level", "name": "easy"}.items() <= stats[0].items() and stats[0]["bummerls"] == 1
+
+
+def test_the_analysis_answers_for_the_seat_to_move_only(client: TestClient) -> None:
+    game = new_game(client, seed=1, dealer=1, decks=[DECK])
+    with connect(client, game) as ws:
+        seat = Seat(ws)
+        view = seat.my_turn()
+        ws.send_json({"type": "analyse"})
+        msg = ws.receive_json()
+        while msg["type"] != "analysis":
+            msg = ws.receive_json()
+        assert {a["action"] for a in msg["actions"]} == set(view["deal"]["legal"])
+        assert msg["note"].startswith(("exact", "sampled"))

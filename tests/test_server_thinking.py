@@ -1,0 +1,68 @@
+"""The computer thinks in worker processes, off the event loop: while one game's expert thinks, every other
+game answers (the expert here waits at a gate the test opens, so nothing races the clock)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from bummerl.server import create_app
+from bummerl.server.thinker import Thinker
+from helpers.web import GATE_ENV, gated_decide
+
+
+def test_while_one_games_expert_thinks_every_other_game_answers(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    gate = tmp_path / "gate"
+    monkeypatch.setenv(GATE_ENV, str(gate))
+    thinker = Thinker(2, decide_fn=gated_decide)
+    try:
+        with TestClient(create_app(home=tmp_path / "home", thinker=thinker)) as client:
+            hub = client.app.state.hub  # type: ignore[attr-defined]
+            # the human deals, so the expert leads first and starts thinking at once
+            a = client.post("/api/games", json={"rules": "standard", "level": "expert", "dealer": 0}).json()
+            b = client.post("/api/games", json={"rules": "standard", "level": "easy", "seed": 2}).json()
+            with client.websocket_connect(f"/ws/games/{a['id']}?token={a['token']}") as wa:
+                first = wa.receive_json(), wa.receive_json()
+                assert first[1]["waiting_for"] == 1
+                rng = random.Random(1)
+                with client.websocket_connect(f"/ws/games/{b['id']}?token={b['token']}") as wb:
+                    moves = 0
+                    while True:  # a whole deal of game B while A's expert is thinking
+                        msg = wb.receive_json()
+                        if msg["type"] != "view":
+                            assert msg["type"] == "events"
+                            continue
+                        if msg["phase"] != "playing":
+                            break
+                        if msg["waiting_for"] == 0 and not msg["thinking"]:
+                            wb.send_json({"type": "act", "action": rng.choice(msg["deal"]["legal"])})
+                            moves += 1
+                    assert moves >= 3
+                assert hub.live[a["id"]].thinking and not gate.exists()
+                gate.touch()
+                while True:  # now the expert moves
+                    msg = wa.receive_json()
+                    if msg["type"] == "view" and not msg["thinking"]:
+                        break
+                assert msg["waiting_for"] == 0 and msg["deal"]["lead"] is not None
+    finally:
+        thinker.close()
+
+
+def test_the_pool_answers_like_the_level_in_process() -> None:
+    import asyncio
+
+    from bummerl import Deal, Rules, View
+    from bummerl.server.thinker import decide
+
+    view = View.of(Deal.random(Rules.preset("standard"), 8), 0)
+    thinker = Thinker(1)
+    try:
+        action = asyncio.run(thinker.decide("hard", 5, view))
+    finally:
+        thinker.close()
+    assert str(action) == decide("hard", 5, view)
