@@ -7,7 +7,6 @@ confirmation setting are remembered there for the next ``bummerl play``.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import secrets
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
@@ -150,7 +149,10 @@ def play(
                 fail(f"unknown card faces {chosen_cards!r} (choose french or german)")
             if dealer not in (None, *_DEALERS):
                 fail(f"--dealer must be me, computer or random, not {dealer!r}")
-            chosen_rules = _new_rules(rules, rule, last.get("rules"))
+            try:
+                chosen_rules = _new_rules(rules, rule, last.get("rules"))
+            except ValueError as err:  # a --rule without FLAG=VALUE
+                fail(str(err))
             from bummerl.cards import parse_cards
 
             decks = [[int(c) for c in parse_cards(d)] for d in deck or []]
@@ -173,24 +175,38 @@ def play(
 
 def _run(session: PlaySession, store: GameStore, *, ask: bool, delay: float, samples: int,
          review_samples: int) -> None:
-    """Hold the game's lease while the full-screen app runs; then say whether the game is stored."""
+    """Hold the game's lease while the full-screen app runs ("play again" starts and holds a new game with
+    the same settings); then say whether the game is stored."""
+    from bummerl.session import PlaySession
     from bummerl.tui.app import BummerlApp
 
-    with store.lease(session.id, "terminal"):
+    sessions = [session]
+    with contextlib.ExitStack() as leases:
+        leases.enter_context(store.lease(session.id, "terminal"))
         if not _has_terminal():
             fail(_NO_TERMINAL)
-        options: dict[str, Any] = {}
-        if "confirm" in inspect.signature(BummerlApp).parameters:
-            options["confirm"] = ask
+
+        def again() -> PlaySession:
+            last = sessions[-1]
+            fresh = PlaySession.new(last.table.rules, level=last.level, seed=secrets.randbelow(2**31),
+                                    cards=last.table.card_style, store=store)
+            leases.enter_context(store.lease(fresh.id, "terminal"))
+            sessions.append(fresh)
+            return fresh
+
         BummerlApp(session, delay=delay, analysis_samples=samples, review_samples=review_samples,
-                   **options).run()
-        session.sync()
-    if session.save_error is not None:
-        fail(f"the game could not be saved: {session.save_error}; the moves since the last save are lost", 1)
-    if session.table.game.is_over:
-        typer.echo(f"Game over. Saved as {session.id}.")
+                   confirm=ask, new_game=again).run()
+        for each in sessions:
+            each.sync()
+    failed = [each for each in sessions if each.save_error is not None]
+    if failed:
+        fail(f"game {failed[-1].id} could not be saved: {failed[-1].save_error}; the moves since its last "
+             "save are lost", 1)
+    last = sessions[-1]
+    if last.table.game.is_over:
+        typer.echo(f"Game over. Saved as {last.id}.")
     else:
-        typer.echo(f"Game saved ({session.id}). Continue it with: bummerl play --resume")
+        typer.echo(f"Game saved ({last.id}). Continue it with: bummerl play --resume")
 
 
 def _tally_table(title: str, name: str, rows: dict[str, Tally], order: tuple[str, ...]) -> Any:

@@ -1,0 +1,110 @@
+"""``bummerl games [--json]``, ``games export ID`` (piped into ``bummerl replay -``), ``games delete ID``."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bummerl.cli import app
+from bummerl.records import GameRecord
+from bummerl.rules import Rules
+from bummerl.session import PlaySession
+from bummerl.store import DB_NAME, GameStore
+from bummerl.table import FirstLegal
+
+runner = CliRunner()
+CLI = (sys.executable, "-c", "from bummerl.cli import main; main()")
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("BUMMERL_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def played(home: Path, rules: str, level: str, seed: int, actions: int) -> PlaySession:
+    s = PlaySession.new(Rules.preset(rules), level=level, seed=seed, first_dealer=0, home=home,
+                        bot=FirstLegal())
+    for _ in range(actions):
+        if s.table.phase == "game_over":
+            break
+        if s.table.phase == "deal_over":
+            s.next_deal()
+        elif s.table.human_to_move:
+            s.act(s.view().legal_actions[-1])
+        else:
+            s.apply_bot(s.bot_choice())
+    return s
+
+
+def test_no_games_yet(home: Path) -> None:
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0 and "No games saved yet" in result.stdout
+    assert runner.invoke(app, ["games", "--json"]).stdout == ""
+
+
+def test_games_are_listed_newest_first_with_date_rules_level_score_state(home: Path) -> None:
+    old = played(home, "standard", "easy", 1, 500)
+    new = played(home, "tompa", "hard", 2, 3)
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    rows = result.stdout.splitlines()
+    assert [r.split()[0] for r in rows] == [new.id, old.id]
+    assert rows[0].split()[3:] == ["tompa", "hard", "7:7", "playing"]
+    score = ":".join(str(n) for n in old.table.score)
+    assert rows[1].split()[3:] == ["standard", "easy", score, "finished"]
+
+    lines = runner.invoke(app, ["games", "--json"]).stdout.splitlines()
+    objects = [json.loads(line) for line in lines]
+    assert [(o["id"], o["state"]) for o in objects] == [(new.id, "playing"), (old.id, "finished")]
+    assert objects[0]["level"] == "hard" and objects[0]["rules"] == "tompa" and objects[0]["score"] == [7, 7]
+
+
+def test_export_prints_the_game_record_that_replay_reads(home: Path) -> None:
+    s = played(home, "standard", "easy", 3, 500)
+    result = runner.invoke(app, ["games", "export", s.id[:4]])
+    assert result.exit_code == 0
+    record = GameRecord.loads(result.stdout)
+    assert record == s.table.record()
+    assert record.replay().winner == s.table.game.winner
+    env = {**os.environ, "BUMMERL_HOME": str(home)}
+    export = subprocess.run([*CLI, "games", "export", s.id], capture_output=True, text=True, env=env,
+                            timeout=120)
+    replay = subprocess.run([*CLI, "replay", "-", "--json"], input=export.stdout, capture_output=True,
+                            text=True, env=env, timeout=120)
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(replay.stdout)["winner"] == s.table.game.winner
+
+
+def test_delete_removes_one_game(home: Path) -> None:
+    keep, gone = played(home, "standard", "easy", 1, 2), played(home, "standard", "easy", 2, 2)
+    result = runner.invoke(app, ["games", "delete", gone.id])
+    assert result.exit_code == 0 and result.stdout == f"Deleted game {gone.id}.\n"
+    with GameStore.open(home) as store:
+        assert [g.id for g in store.games()] == [keep.id]  # type: ignore[union-attr]
+    again = runner.invoke(app, ["games", "delete", gone.id])
+    assert again.exit_code == 2 and again.stderr.startswith(f"error: no saved game '{gone.id}'")
+
+
+def test_a_damaged_game_is_listed_by_name_and_the_others_still_are(home: Path) -> None:
+    good, bad = played(home, "standard", "easy", 1, 4), played(home, "standard", "easy", 2, 4)
+    sqlite3.connect(home / DB_NAME, isolation_level=None).execute(
+        "UPDATE deals SET deck = 'QH QH' WHERE game_id = ?", (bad.id,))
+    result = runner.invoke(app, ["games"])
+    assert result.exit_code == 0
+    assert f"warning: game {bad.id} is damaged: " in result.stderr
+    assert result.stderr.rstrip().endswith("the other games are fine")
+    assert {line.split()[0]: line.split()[-1] for line in result.stdout.splitlines()} == {
+        good.id: "playing", bad.id: "damaged"}
+    objects = [json.loads(line) for line in runner.invoke(app, ["games", "--json"]).stdout.splitlines()]
+    assert {o["id"]: o["state"] for o in objects} == {good.id: "playing", bad.id: "damaged"}
+    export = runner.invoke(app, ["games", "export", bad.id])
+    assert export.exit_code == 2 and export.stderr.startswith(f"error: game {bad.id} is damaged")
+    assert "Traceback" not in export.output

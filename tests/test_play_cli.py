@@ -1,0 +1,242 @@
+"""``bummerl play`` around the full-screen app: no terminal, remembered options, --resume (which options it
+keeps, damaged or dangerous stored games), a failed save, an unwritable data directory; ``bummerl --version``
+and ``bummerl stats``. The app is replaced by a stand-in here (tests/test_tui*.py drive the real one)."""
+
+from __future__ import annotations
+
+import sqlite3
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from typer.testing import CliRunner, Result
+
+import bummerl
+from bummerl.cli import app
+from bummerl.rules import Rules
+from bummerl.session import PlaySession
+from bummerl.store import DB_NAME, GameStore
+from bummerl.table import FirstLegal
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class FakeApp:
+    """Stands in for BummerlApp: records how it was made, then runs ``script`` on the session."""
+
+    made: ClassVar[list[FakeApp]] = []
+    script: ClassVar[Callable[[FakeApp], None]] = staticmethod(lambda app: None)
+
+    def __init__(self, session: PlaySession, **options: Any) -> None:
+        self.session = session
+        self.options = options
+        FakeApp.made.append(self)
+
+    def run(self) -> None:
+        FakeApp.script(self)
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("BUMMERL_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> type[FakeApp]:
+    """As if in a terminal, with the stand-in app."""
+    monkeypatch.setattr("bummerl.cli.play._has_terminal", lambda: True)
+    monkeypatch.setattr("bummerl.tui.app.BummerlApp", FakeApp)
+    FakeApp.made = []
+    FakeApp.script = staticmethod(lambda app: None)
+    return FakeApp
+
+
+def play(*args: str) -> Result:
+    return runner.invoke(app, ["play", *args])
+
+
+def one_error_line(result: Result, code: int = 2) -> str:
+    assert result.exit_code == code, (result.output, result.stderr)
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.output
+    return result.stderr
+
+
+def move(session: PlaySession) -> None:
+    """One action of whoever is to move (the computer's chosen by its bot)."""
+    if session.table.human_to_move:
+        session.act(session.view().legal_actions[0])
+    else:
+        session.apply_bot(session.bot_choice())
+
+
+def games(home: Path) -> list[Any]:
+    with GameStore.open(home) as store:
+        return list(store.games())
+
+
+def test_without_a_terminal_play_refuses_in_one_line_and_stores_nothing(home: Path) -> None:
+    assert "needs a terminal" in one_error_line(play("--level", "easy"))
+    assert games(home) == []
+
+
+def test_bad_options_are_one_line_before_anything_else(home: Path, terminal: type[FakeApp]) -> None:
+    for args, message in ((["--level", "grandmaster"], "unknown level 'grandmaster'"),
+                          (["--cards", "tarot"], "unknown card faces 'tarot'"),
+                          (["--rule", "nonsense"], "FLAG=VALUE"),
+                          (["--rules", "poker"], "unknown rules preset 'poker'"),
+                          (["--delay", "-1"], "--delay cannot be negative")):
+        assert message in one_error_line(play(*args))
+    assert terminal.made == [] and games(home) == []
+
+
+def test_a_game_is_played_stored_and_its_options_remembered(home: Path, terminal: type[FakeApp]) -> None:
+    def one_move(fake: FakeApp) -> None:
+        move(fake.session)
+
+    terminal.script = staticmethod(one_move)
+    result = play("--level", "hard", "--rules", "tompa", "--cards", "german", "--no-confirm", "--seed", "5",
+                  "--dealer", "computer", "--delay", "0")
+    assert result.exit_code == 0, result.output
+    first = terminal.made[-1]
+    assert first.options["confirm"] is False and first.options["delay"] == 0
+    assert result.stdout == f"Game saved ({first.session.id}). Continue it with: bummerl play --resume\n"
+    stored = GameStore.open(home).load(first.session.id)
+    assert (stored.level, stored.rules.base, stored.cards, stored.seed) == ("hard", "tompa", "german", 5)
+    assert len(stored.record.deals[0].actions) == 1
+
+    assert play().exit_code == 0  # no options: the last ones
+    again = terminal.made[-1]
+    assert again.session.id != first.session.id
+    assert (again.session.level, again.session.table.rules.base, again.session.table.card_style) == (
+        "hard", "tompa", "german")
+    assert again.options["confirm"] is False
+
+    assert play("--level", "easy", "--rule", "false_claim=mirror", "--confirm").exit_code == 0
+    third = terminal.made[-1]
+    assert third.session.level == "easy" and third.options["confirm"] is True
+    assert third.session.table.rules == Rules.preset("tompa").replace(false_claim="mirror")
+    assert play().exit_code == 0
+    assert terminal.made[-1].session.table.rules == third.session.table.rules  # overrides remembered too
+
+
+def test_a_remembered_setting_is_checked_and_never_run(home: Path, terminal: type[FakeApp], tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with GameStore.open(home) as store:
+        store.remember({"level": "cmd:touch X", "rules": {"preset": "poker"}, "cards": "french"})
+    result = play()
+    assert result.exit_code == 0
+    assert "the remembered level, rules" in result.stderr and "not valid" in result.stderr
+    assert terminal.made[-1].session.level == "medium" and not (tmp_path / "X").exists()
+
+
+def test_resume_continues_the_latest_or_the_named_game(home: Path, terminal: type[FakeApp]) -> None:
+    older = PlaySession.new(Rules.preset("standard"), level="easy", seed=1, home=home, bot=FirstLegal())
+    newer = PlaySession.new(Rules.preset("vu"), level="hard", seed=2, home=home, bot=FirstLegal())
+    assert play("--resume").exit_code == 0
+    assert terminal.made[-1].session.id == newer.id
+    assert play("--resume", older.id[:5]).exit_code == 0
+    assert terminal.made[-1].session.id == older.id
+    assert play(older.id).exit_code == 0  # an id alone means --resume
+    assert terminal.made[-1].session.table.deal.deck == older.table.deal.deck
+    assert "no saved game 'nothing'" in one_error_line(play("--resume", "nothing"))
+
+
+def test_resume_with_other_options_says_which_it_keeps(home: Path, terminal: type[FakeApp]) -> None:
+    game = PlaySession.new(Rules.preset("vu"), level="hard", seed=2, home=home, bot=FirstLegal())
+    result = play("--resume", "--level", "easy", "--rules", "tompa", "--seed", "0", "--no-confirm")
+    assert result.exit_code == 0
+    note = (f"note: --resume keeps game {game.id}'s own level (hard), rules (vu), cards (french) and seed; "
+            "ignored: --level, --rules, --seed\n")
+    assert result.stderr == note
+    session = terminal.made[-1].session
+    assert session.level == "hard" and session.note in note
+    assert terminal.made[-1].options["confirm"] is False  # front-end settings do apply
+
+
+def test_resume_refuses_a_finished_game_and_when_there_is_none(home: Path, terminal: type[FakeApp]) -> None:
+    assert "no unfinished game to resume" in one_error_line(play("--resume"))
+    s = PlaySession.new(Rules.preset("standard"), level="easy", seed=1, home=home, bot=FirstLegal())
+    while s.table.phase != "game_over":
+        if s.table.phase == "deal_over":
+            s.next_deal()
+        elif s.table.human_to_move:
+            s.act(s.view().legal_actions[0])
+        else:
+            s.apply_bot(s.bot_choice())
+    assert f"game {s.id} is finished" in one_error_line(play("--resume", s.id))
+
+
+def test_a_stored_cmd_level_is_refused_and_nothing_runs(home: Path, terminal: type[FakeApp], tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    s = PlaySession.new(Rules.preset("standard"), level="easy", seed=1, home=home, bot=FirstLegal())
+    sqlite3.connect(home / DB_NAME, isolation_level=None).execute("UPDATE games SET level = 'cmd:touch X'")
+    for args in (["--resume"], ["--resume", s.id]):
+        message = one_error_line(play(*args))
+        assert f"game {s.id} is damaged: unknown level 'cmd:touch X'" in message
+    assert terminal.made == [] and not (tmp_path / "X").exists()
+
+
+def test_a_failed_save_is_not_called_saved(home: Path, terminal: type[FakeApp]) -> None:
+    def break_the_disk(fake: FakeApp) -> None:
+        fake.session.store._db.execute("PRAGMA query_only = ON")
+        move(fake.session)
+        assert fake.session.table.events[-1].kind == "save_failed"  # what the app shows in its log
+
+    terminal.script = staticmethod(break_the_disk)
+    result = play("--level", "easy")
+    message = one_error_line(result, 1)
+    assert "could not be saved" in message and "Game saved" not in result.output
+
+
+def test_play_again_starts_and_holds_a_new_game_with_the_same_settings(home: Path,
+                                                                         terminal: type[FakeApp]) -> None:
+    def twice(fake: FakeApp) -> None:
+        fresh = fake.options["new_game"]()
+        assert fresh.id != fake.session.id and fresh.level == "hard"
+        assert fresh.store.holder(fresh.id) is not None
+
+    terminal.script = staticmethod(twice)
+    result = play("--level", "hard")
+    assert result.exit_code == 0
+    assert len(games(home)) == 2
+
+
+def test_an_unwritable_data_directory_is_one_line_before_the_game(tmp_path: Path, terminal: type[FakeApp],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("BUMMERL_HOME", str(tmp_path / "file" / "home"))
+    for args in (["play"], ["play", "--resume"], ["stats"], ["games"], ["games", "export", "x"]):
+        result = runner.invoke(app, args)
+        assert "cannot write the data directory" in one_error_line(result), args
+    assert terminal.made == []
+
+
+def test_a_damaged_database_is_one_line(home: Path, terminal: type[FakeApp]) -> None:
+    home.mkdir()
+    (home / DB_NAME).write_bytes(b"garbage " * 1000)
+    for args in (["play"], ["stats"], ["games"]):
+        assert "is damaged: file is not a database" in one_error_line(runner.invoke(app, args)), args
+
+
+def test_version_is_the_package_version_from_pyproject() -> None:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.stdout == f"bummerl {version}\n"
+    assert bummerl.__version__ == version
+
+
+def test_stats_per_level_and_per_rules_preset(home: Path) -> None:
+    assert "No games saved yet" in runner.invoke(app, ["stats"]).stdout
+    PlaySession.new(Rules.preset("tompa"), level="hard", seed=1, home=home, bot=FirstLegal())
+    PlaySession.new(Rules.preset("vu"), level="easy", seed=2, home=home, bot=FirstLegal())
+    out = runner.invoke(app, ["stats"], env={"COLUMNS": "150"}).stdout
+    assert "per level" in out and "per rules preset" in out
+    for word in ("hard", "easy", "tompa", "vu"):
+        assert word in out
