@@ -191,8 +191,9 @@ function draw() {
   game.dataset.connected = "true";
   game.dataset.phase = view.phase;
   game.dataset.deal = String(view.deal_number);
-  game.dataset.history = String(deal.tricks.length * 2 + (deal.lead ? 1 : 0)) + "/" + deal.legal.length;
-  game.dataset.turn = view.phase !== "playing" ? "none" : (view.waiting_for === me ? "me" : "opponent");
+  game.dataset.tricks = String(deal.tricks.length);
+  game.dataset.lead = deal.lead || "";
+  game.dataset.turn = view.phase !== "playing" ? "none" : (myTurn() ? "me" : "opponent");
   const opponent = view.players[opp];
   const rulesName = typeof view.rules === "string" ? view.rules : (view.rules.preset || "custom");
   $("subtitle").textContent = `${view.players[me].name === "You" ? "You" : view.players[me].name} vs ${

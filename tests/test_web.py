@@ -1,0 +1,175 @@
+"""The page in a real browser (Playwright driving Debian's chromium): a whole deal by clicks and keys with
+an exchange, a marriage, a close and a claim; a reload mid-deal; a server restart mid-deal. Few tests,
+generous timeouts: the CI machine has two cores."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers.web import CHROMIUM, CHROMIUM_ARGS, ServerProcess, running_server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
+
+expect = playwright_api.expect
+TIMEOUT = 30_000  # ms
+DECK = "JH KH QH JC QC KC AH AS TH JD QD TC AC KD TD AD JS QS KS TS"
+SETTINGS = '{"speed": "instant", "cards": "french", "level": "easy", "rules": "standard"}'
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with running_server(tmp_path_factory.mktemp("web")) as s:
+        yield s
+
+
+class Page:
+    """A page of the game, with the console's errors collected."""
+
+    def __init__(self, browser: Any, server: ServerProcess, width: int = 1280, height: int = 800) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.context.set_default_timeout(TIMEOUT)
+        expect.set_options(timeout=TIMEOUT)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(server.url + "/")
+        self.page.evaluate(f"localStorage.setItem('bummerl.settings', '{SETTINGS}')")
+
+    def game(self) -> Any:
+        return self.page.locator("#game")
+
+    def wait_my_turn(self, tricks: int | None = None) -> None:
+        expect(self.game()).to_have_attribute("data-turn", "me")
+        if tricks is not None:
+            expect(self.game()).to_have_attribute("data-tricks", str(tricks))
+            expect(self.game()).to_have_attribute("data-turn", "me")
+
+    def hand(self) -> list[str]:
+        return [str(c) for c in self.page.locator("#hand [data-card]").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)")]
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def test_a_whole_deal_by_clicks_and_keys(browser: Any, server: ServerProcess) -> None:
+    game = server.post("/api/games", {"rules": "standard", "level": "medium", "seed": 1, "dealer": 1,
+                                      "decks": [DECK]})
+    p = Page(browser, server)
+    page = p.page
+    page.goto(game["url"])
+    p.wait_my_turn(0)
+    assert sorted(p.hand()) == sorted(["JH", "KH", "QH", "AS", "TH"])
+    expect(page.locator('#talon [data-card="AH"]')).to_be_visible()
+    expect(page.locator("#talon .count")).to_have_text("10")
+    expect(page.locator("#opponent-hand .card")).to_have_count(5)
+    expect(page.locator("#countdown .count-row.me b")).to_have_text("7")
+
+    page.click('[data-action="exchange"]')  # the trump jack for the ace
+    expect(page.locator('#talon [data-card="JH"]')).to_be_visible()
+    assert "AH" in p.hand() and "JH" not in p.hand()
+    expect(page.locator("#log")).to_contain_text("exchange")
+
+    page.click('[data-action="play AS"]')
+    p.wait_my_turn(1)
+    expect(page.locator("#trick-caption")).to_have_text("Last trick → you")
+    expect(page.locator("#talon .count")).to_have_text("8")
+
+    page.keyboard.press("m")  # the one marriage: hearts, 40
+    expect(page.locator("#status")).to_contain_text("Lead the king or queen")
+    expect(page.locator("#log")).to_contain_text("declare 40")
+    hand = page.locator("#hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    page.keyboard.press(str(hand.index("KH") + 1))  # the key of the king's place
+    p.wait_my_turn(2)
+
+    page.click('[data-action="close"]')
+    expect(page.locator("#talon .closed-mark")).to_be_visible()
+    expect(page.locator("#talon-caption")).to_contain_text("Closed by you")
+
+    page.click('[data-action="play AH"]')
+    p.wait_my_turn(3)
+    points = int(page.locator("#my-info").inner_text().split("·")[1].split()[0])
+    assert points >= 66
+
+    page.keyboard.press("g")  # claim 66, with confirmation
+    expect(page.locator("#modal")).to_have_attribute("data-kind", "claim")
+    page.click('[data-confirm="claim"]')
+    expect(page.locator("#modal")).to_have_attribute("data-kind", "summary")
+    expect(page.locator("#modal-title")).to_contain_text("you win")
+    left = int(page.locator("#countdown .count-row.me b").inner_text())
+    assert left < 7
+    expect(page.locator("#sheet tbody tr")).to_have_count(2)
+
+    page.keyboard.press("Enter")  # the summary's "Next deal"
+    expect(p.game()).to_have_attribute("data-deal", "2")
+    expect(page.locator("#modal")).to_be_hidden()
+    p.wait_my_turn(0)  # the computer leads the second deal (the dealer alternates)
+    expect(page.locator("#opponent-hand .card")).to_have_count(4)
+    assert p.game().get_attribute("data-lead") != "" and len(p.hand()) == 5
+    assert p.errors == []
+    p.close()
+
+
+def test_a_reload_mid_deal_continues_on_a_phone(browser: Any, server: ServerProcess) -> None:
+    game = server.post("/api/games", {"rules": "sixty-six", "level": "easy", "seed": 7, "cards": "german"})
+    p = Page(browser, server, 360, 740)
+    page = p.page
+    page.goto(game["url"])
+    p.wait_my_turn()
+    for _ in range(2):
+        tricks = int(p.game().get_attribute("data-tricks"))
+        page.locator("#hand button.card").first.click()
+        p.wait_my_turn(tricks + 1)
+    before_hand, before_log = p.hand(), page.locator("#log li").count()
+    page.reload()
+    p.wait_my_turn()
+    assert p.hand() == before_hand
+    expect(page.locator("#log li")).to_have_count(before_log)
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 360  # no sideways scrolling
+    tricks = int(p.game().get_attribute("data-tricks"))
+    page.locator("#hand button.card").first.click()
+    expect(p.game()).not_to_have_attribute("data-tricks", str(tricks))
+    assert p.errors == []
+    p.close()
+
+
+def test_a_server_restart_mid_deal_continues(browser: Any, tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path)
+    server.start()
+    try:
+        game = server.post("/api/games", {"rules": "standard", "level": "medium", "seed": 3})
+        p = Page(browser, server)
+        page = p.page
+        page.goto(game["url"])
+        p.wait_my_turn()
+        page.locator("#hand button.card").first.click()
+        p.wait_my_turn(1)
+        before = p.hand()
+        server.stop()
+        expect(page.locator("#status")).to_contain_text("reconnecting")
+        server.start()
+        expect(p.game()).to_have_attribute("data-connected", "true")
+        p.wait_my_turn(1)
+        assert p.hand() == before
+        page.locator("#hand button.card").first.click()
+        p.wait_my_turn(2)
+        assert [e for e in p.errors if "WebSocket" not in e] == []
+        p.close()
+    finally:
+        server.stop()
