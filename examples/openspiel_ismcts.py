@@ -44,7 +44,8 @@ def main() -> None:
     mean = sum(points) / len(points)
     won = sum(p > 0 for p in points)
     print(f"ISMCTS ({args.simulations} simulations) vs {args.opponent}, {args.deals} deals, "
-          f"rules {args.rules}: {mean:+.2f} game points per deal, won {won} of {args.deals} ({seconds:.1f} s)")
+          f"rules {args.rules}: {mean:+.2f} game points per deal, won {won} of {args.deals} "
+          f"({seconds:.1f} s)")
 
 
 if __name__ == "__main__":

@@ -62,6 +62,7 @@ lead, an exchange (1), a close (1) and the marriage declared (4, one-hot suit).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -177,7 +178,7 @@ OBSERVATION_HIGH: Vector = np.concatenate([np.full(f.size, f.high, dtype=np.floa
 #: The length of :class:`History`'s perfect-recall block.
 HISTORY_SIZE = MAX_TRICKS * _HISTORY_SLOT
 
-_BITS = np.arange(24, dtype=np.int64)
+_BITS = np.arange(24, dtype=np.int64)  # card slots, for masks of the History block
 
 
 def layout_table() -> str:
@@ -187,8 +188,31 @@ def layout_table() -> str:
     return "\n".join(lines)
 
 
-def _cards(out: Vector, start: int, mask: int) -> None:
-    out[start:start + 24] = (mask >> _BITS) & 1
+# Field starts as module constants: encode runs at every environment step.
+_SEAT, _DEALER, _TO_MOVE, _RULES = _AT["seat"], _AT["dealer"], _AT["to_move"], _AT["rules"]
+_HAND, _TRUMP_SUIT, _TRUMP_CARD = _AT["hand"], _AT["trump_suit"], _AT["trump_card"]
+_CLOSED_BY, _CLOSE_TRICKS = _AT["closed_by"], _AT["close_tricks"]
+_LEAD, _MARRIED = _AT["lead"], _AT["married"]
+_MARRIAGES, _EXCHANGED_BY, _TOOK = _AT["marriages"], _AT["exchanged_by"], _AT["exchange_took"]
+_PLAYED, _TRICKS, _SCORE, _IN_BUMMERL = _AT["played"], _AT["tricks"], _AT["score"], _AT["in_bummerl"]
+#: The count fields, in the order encode writes them.
+_COUNT_INDEXES = [
+    _AT["talon_size"], _AT["points"], _AT["points"] + 1, _AT["pending"], _AT["pending"] + 1,
+    _AT["tricks_won"], _AT["tricks_won"] + 1, _AT["opponent_hand_size"],
+]
+
+
+@lru_cache(maxsize=64)
+def _rule_bits(rules: Rules) -> tuple[int, ...]:
+    """The indexes of the rule flags that encode as 1."""
+    return tuple(
+        _RULES + i for i, flag in enumerate(FLAG_NAMES)
+        if getattr(rules, flag) is True or getattr(rules, flag) == _WORD_ONE.get(flag)
+    )
+
+
+def _bits(base: int, mask: int) -> list[int]:
+    return [base + i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
 def encode(view: View, out: Vector | None = None) -> Vector:
@@ -197,50 +221,47 @@ def encode(view: View, out: Vector | None = None) -> Vector:
         out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     else:
         out.fill(0.0)
-    at = _AT
     me = view.seat
     opp = 1 - me
-    out[at["seat"] + me] = 1
-    out[at["dealer"]] = view.dealer == me
-    out[at["to_move"]] = view.to_move == me
-    rules = view.rules
-    for i, flag in enumerate(FLAG_NAMES):
-        value = getattr(rules, flag)
-        out[at["rules"] + i] = value is True or value == _WORD_ONE.get(flag)
-    _cards(out, at["hand"], view.hand_mask)
-    out[at["trump_suit"] + view.trump_suit] = 1
+    ones = [_SEAT + me, _TRUMP_SUIT + view.trump_suit, *_rule_bits(view.rules)]
+    if view.dealer == me:
+        ones.append(_DEALER)
+    if view.to_move == me:
+        ones.append(_TO_MOVE)
+    ones += _bits(_HAND, view.hand_mask)
+    ones += _bits(_PLAYED, view.played_tricks_mask)
     if view.last_trump_card is not None:
-        out[at["trump_card"] + view.last_trump_card] = 1
-    out[at["talon_size"]] = view.talon_size
+        ones.append(_TRUMP_CARD + view.last_trump_card)
     if view.closed_by >= 0:
-        out[at["closed_by"] + (view.closed_by != me)] = 1
-        out[at["close_tricks"]], out[at["close_points"]] = view.close_snapshot
+        ones.append(_CLOSED_BY + (view.closed_by != me))
+        out[_CLOSE_TRICKS], out[_CLOSE_TRICKS + 1] = view.close_snapshot
     if view.lead_card is not None:
-        out[at["lead"] + view.lead_card] = 1
+        ones.append(_LEAD + view.lead_card)
     if view.married >= 0:
-        out[at["married"] + view.married] = 1
+        ones.append(_MARRIED + view.married)
     for player, suit in view.marriages:
-        out[at["marriages"] + 4 * (player != me) + suit] = 1
+        ones.append(_MARRIAGES + 4 * (player != me) + suit)
     if view.exchanged is not None:
-        out[at["exchanged_by"] + (view.exchanged[0] != me)] = 1
-        out[at["exchange_took"] + view.exchanged[2]] = 1
-    out[at["points"]], out[at["points"] + 1] = view.points[me], view.points[opp]
-    out[at["pending"]], out[at["pending"] + 1] = view.pending[me], view.pending[opp]
-    out[at["tricks_won"]], out[at["tricks_won"] + 1] = view.tricks_won[me], view.tricks_won[opp]
-    out[at["opponent_hand_size"]] = view.opponent_hand_size
-    _cards(out, at["played"], view.played_tricks_mask)
-    base = at["tricks"]
-    for t, trick in enumerate(view.tricks):
-        slot = base + t * _TRICK_SLOT
-        mine, theirs = (trick.lead, trick.follow) if trick.leader == me else (trick.follow, trick.lead)
-        out[slot + mine] = 1
-        out[slot + 24 + theirs] = 1
-        out[slot + 48] = trick.leader == me
-        out[slot + 49] = trick.winner == me
+        ones.append(_EXCHANGED_BY + (view.exchanged[0] != me))
+        ones.append(_TOOK + view.exchanged[2])
+    slot = _TRICKS
+    for trick in view.tricks:
+        if trick.leader == me:
+            ones += (slot + trick.lead, slot + 24 + trick.follow, slot + 48)
+        else:
+            ones += (slot + trick.follow, slot + 24 + trick.lead)
+        if trick.winner == me:
+            ones.append(slot + 49)
+        slot += _TRICK_SLOT
+    out[ones] = 1.0
+    points, pending, won = view.points, view.pending, view.tricks_won
+    counts = [view.talon_size, points[me], points[opp], pending[me], pending[opp], won[me], won[opp],
+              view.opponent_hand_size]
+    out[_COUNT_INDEXES] = counts
     if view.score is not None:
-        out[at["score"]] = min(max(view.score[me], 0), TARGET)
-        out[at["score"] + 1] = min(max(view.score[opp], 0), TARGET)
-        out[at["in_bummerl"]] = 1
+        out[_SCORE] = min(max(view.score[me], 0), TARGET)
+        out[_SCORE + 1] = min(max(view.score[opp], 0), TARGET)
+        out[_IN_BUMMERL] = 1.0
     return out
 
 
