@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from bummerl.cli.app import app, fail
+from bummerl.scoring import Reason
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -103,16 +104,6 @@ def _pair(values: tuple[int, int] | list[int]) -> str:
     return f"{values[0]}–{values[1]}"
 
 
-_REASONS = {
-    "claim": "a correct claim",
-    "false_claim": "a false claim",
-    "closer_failed": "the closer did not reach 66",
-    "last_trick": "the last trick",
-    "more_points": "more points",
-    "draw": "equal points",
-}
-
-
 def _result_line(deal: Deal) -> str:
     outcome = deal.outcome
     if outcome is None:
@@ -121,7 +112,7 @@ def _result_line(deal: Deal) -> str:
     if outcome.winner is None:
         return "Result: a draw on equal points, no game points"
     plural = "s" if outcome.game_points != 1 else ""
-    reason = _REASONS.get(outcome.reason, outcome.reason)
+    reason = Reason(outcome.reason).short
     return f"Result: player {outcome.winner} wins {outcome.game_points} game point{plural} ({reason})"
 
 
@@ -213,7 +204,7 @@ def _show_game(console: Console, record: GameRecord, replayed: DealReplay | Game
         if outcome is None:
             result, score = f"unfinished after {len(dr.steps)} actions", ""
         else:
-            reason = outcome.reason.replace("_", " ")
+            reason = Reason(outcome.reason).label
             won = "draw" if outcome.winner is None else f"{outcome.winner} wins {outcome.game_points}"
             result, score = f"{won}: {reason}", _score(game.finished[i - 1].score_after)
         table.add_row(str(i), str(deal.dealer), _pair(deal.tricks), _pair(deal.points), result, score)

@@ -25,6 +25,7 @@ import typer
 
 from bummerl.cli.app import app, fail
 from bummerl.errors import BummerlError
+from bummerl.scoring import Reason
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -140,7 +141,7 @@ def _over(deal: Deal) -> str:
     assert outcome is not None
     if outcome.winner is None:
         return "the deal is over (a draw)"
-    reason = outcome.reason.replace("_", " ")
+    reason = Reason(outcome.reason).label
     return f"the deal is over (player {outcome.winner} won {outcome.game_points}, {reason})"
 
 
