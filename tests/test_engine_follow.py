@@ -52,7 +52,7 @@ def test_a_trump_lead_without_trumps_allows_any_card() -> None:
 def test_a_closed_talon_makes_play_strict_too() -> None:
     deal = position(
         STANDARD, ("JD QD KD TD", "TH AH JH JS QS"), talon="JC QC KC", trump="TC", closed_by=1,
-        tricks=(2, 1), lead=Card.parse("KH"),
+        close_snapshot=(2, 0), tricks=(2, 1), lead=Card.parse("KH"),
     )
     assert deal.talon_size == 4 and not deal.talon_open
     assert plays(deal) == ["play AH", "play TH"]

@@ -196,14 +196,14 @@ def test_replaying_the_history_from_the_deck_reaches_the_same_deal(rules: Rules,
 
 
 def rebuild(deal: Deal) -> Deal:
-    """The same position set up with Deal.from_state from what the deal holds now (Deal.setup)."""
-    return Deal.from_state(deal.rules, **deal.setup())
+    """The same position set up with Deal.from_setup from what the deal holds now (Deal.setup)."""
+    return Deal.from_setup(deal.setup())
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=IDS)
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 30))
-def test_from_state_rebuilds_any_reachable_position_and_plays_on_alike(
+def test_from_setup_rebuilds_any_reachable_position_and_plays_on_alike(
     rules: Rules, seed: int, cut: int
 ) -> None:
     deal = Deal.random(rules, seed)

@@ -224,7 +224,7 @@ def closed_by_opponent(rules: Rules, snapshot: tuple[int, int], points0: int = 7
     """Player 1 closed earlier; player 0 won the last trick and has ``points0`` points."""
     return position(
         rules, ("JD QD", "JH QH"), talon="JC QC KC", trump="TC", closed_by=1, close_snapshot=snapshot,
-        tricks=(4, 2), points0=points0,
+        tricks=(3, 3), points0=points0,
     )
 
 
@@ -310,9 +310,9 @@ def test_auto_claim_never_claims_below_66() -> None:
 
 
 def test_auto_claim_refuses_a_set_up_position_where_someone_already_has_66() -> None:
-    from bummerl import DeckError
+    from bummerl.setup import PositionError
 
-    with pytest.raises(DeckError, match="already ended"):
+    with pytest.raises(PositionError, match="with automatic claims the deal is already over"):
         position(TOMPA, ("AS JD", "KS JH"), trump_suit="S", tricks=(4, 4), points0=70)
 
 

@@ -58,7 +58,7 @@ def test_a_full_position_round_trips_through_its_notation(deal: Deal) -> None:
     assert parse(text) == pos
     assert parse_position(text) == pos
     assert "\n" not in text and text == text.strip()
-    rebuilt = pos.to_deal()
+    rebuilt = Deal.from_setup(pos)
     assert rebuilt.legal_actions() == deal.legal_actions()
     assert (rebuilt.hands, rebuilt.talon, rebuilt.points, rebuilt.tricks) == (
         deal.hands,
@@ -95,7 +95,7 @@ def test_the_fields_mean_what_the_readme_says() -> None:
     assert (pos.to_move, pos.lead) == (1, Card.parse("AH"))
     assert (pos.points, pos.pending, pos.tricks) == ((40, 32), (0, 0), (3, 3))
     assert (pos.closed_by, pos.at_close, pos.talon_state) == (0, (1, 12), "closed")
-    deal = pos.to_deal()
+    deal = Deal.from_setup(pos)
     assert [str(a) for a in deal.legal_actions()] == ["play QH", "play KH"]  # closed: follow suit
 
 
@@ -121,9 +121,9 @@ def test_rule_overrides_ride_along_with_the_preset() -> None:
 def test_a_marriage_just_declared_and_a_lost_claim_right_are_extras() -> None:
     pos = parse_position("standard CKQ.DA/CAT.DT - H 0 40/31 4/3 married=C")
     assert pos.married is not None and pos.married.letter == "C"
-    assert [str(a) for a in pos.to_deal().legal_actions()] == ["play QC", "play KC", "claim"]
+    assert [str(a) for a in Deal.from_setup(pos).legal_actions()] == ["play QC", "play KC", "claim"]
     no_claim = parse_position("standard CKQ.DA/CAT.DT - H 0 40/31 4/3 claim=no")
-    assert "claim" not in [str(a) for a in no_claim.to_deal().legal_actions()]
+    assert "claim" not in [str(a) for a in Deal.from_setup(no_claim).legal_actions()]
     assert str(parse_position("standard CKQ.DA/CAT.DT - H 0 40/31 4/3 claim=yes")).endswith("4/3")
 
 

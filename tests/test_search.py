@@ -79,10 +79,8 @@ def random_position(rng: random.Random, rules: Rules, stop: Callable[[Deal], boo
 
 
 def set_up(deal: Deal) -> Deal:
-    """The same position given to :meth:`Deal.from_state` (no deck, no trick record)."""
-    setup = deal.setup()
-    setup["marriages"], setup["exchanged"], setup["trick_log"] = (), None, ()
-    return Deal.from_state(deal.rules, **setup)
+    """The same position given to :meth:`Deal.from_setup` (no deck, no trick record)."""
+    return Deal.from_setup(deal.setup().replace(marriages=(), exchanged=None, trick_log=()))
 
 
 def assert_agrees(analyse: Analyse, deal: Deal) -> None:

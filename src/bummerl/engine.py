@@ -17,10 +17,10 @@ Outcome(winner=1, game_points=3, reason='false_claim')
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
-from typing import NamedTuple, TypedDict, cast
 
 from bummerl.actions import (
     ACTIONS,
@@ -41,17 +41,20 @@ from bummerl.cards import (
     PACK_MASKS,
     POINTS,
     SUIT_MASKS,
+    SUITS,
     Card,
     CardParseError,
-    cards_str,
     full_pack,
     mask_of,
 )
-from bummerl.cards import card_points as card_points_of
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
+from bummerl.setup import PositionError, Setup, Trick, last_trick_bonus
 
-__all__ = ["Deal", "DealSetup", "DeckError", "IllegalActionError", "Outcome", "Trick", "game_point_table"]
+__all__ = [
+    "Deal", "DeckError", "IllegalActionError", "Outcome", "PositionError", "Setup", "Trick",
+    "game_point_table",
+]
 
 NINE, JACK, QUEEN, KING = 0, 1, 2, 3
 
@@ -92,15 +95,6 @@ class Outcome:
         if self.winner is None:
             return 0
         return self.game_points if self.winner == player else -self.game_points
-
-
-class Trick(NamedTuple):
-    """One finished trick: who led, the two cards, who won."""
-
-    leader: int
-    lead: Card
-    follow: Card
-    winner: int
 
 
 def game_point_table(loser_tricks: int, loser_points: int) -> int:
@@ -180,29 +174,6 @@ _STATE_FIELDS = (
 #: The state fields that are lists changed in place (push copies them), and the others.
 _LIST_FIELDS = ("hands", "tricks_won", "card_points", "marriage_points", "pending", "bonus")
 _SCALAR_FIELDS = tuple(f for f in _STATE_FIELDS if f not in _LIST_FIELDS)
-
-
-class DealSetup(TypedDict):
-    """The keywords of :meth:`Deal.from_state` that set a position up again (:meth:`Deal.setup`)."""
-
-    hands: tuple[int, int]
-    talon: Sequence[int]
-    trump_card: int | None
-    trump_suit: int | None
-    leader: int
-    lead: int | None
-    closed_by: int | None
-    close_snapshot: tuple[int, int]
-    tricks_won: tuple[int, int]
-    card_points: tuple[int, int]
-    marriage_points: tuple[int, int]
-    pending: tuple[int, int]
-    marriages: tuple[tuple[int, int], ...]
-    exchanged: tuple[int, Card, Card] | None
-    married: int
-    claim_ok: bool | None
-    dealer: int | None
-    trick_log: Sequence[Trick]
 
 
 class Deal:
@@ -325,6 +296,95 @@ class Deal:
         return cls(rules, deck, dealer)
 
     @classmethod
+    def from_setup(cls, setup: Setup) -> Deal:
+        """A deal at a position set up directly (a puzzle's world, a line of notation), not dealt.
+
+        The :class:`~bummerl.setup.Setup` was checked when it was made, so this only builds: its history
+        starts here. With every card played the deal is at its end (4.4): the leader, as the last trick's
+        winner, may claim or pass; with ``auto_claim`` the outcome is decided at once.
+
+        >>> d = Deal.from_setup(Setup.parse("standard SAT/SKQ - S 0 52/40 4/4"))
+        >>> d.apply("play AS"); d.apply("play KS"); d.points
+        (67, 40)
+        >>> d.legal_actions()
+        (Action.parse('play TS'), Action.parse('claim'))
+        """
+        self = cls.__new__(cls)
+        rules = self.rules = setup.rules
+        leader = setup.leader
+        self.dealer = setup.dealer if setup.dealer is not None else 1 - leader
+        self._sixty_six = rules.sixty_six
+        self._auto = rules.auto_claim
+        self.deck = ()
+        hands = setup.hands
+        self.hands = [hands[0], hands[1]]
+        self.stock = tuple(setup.talon)
+        self.drawn = 0
+        trump_card = setup.trump_card
+        self.trump_card = -1 if trump_card is None else int(trump_card)
+        self.trump = int(setup.trump)
+        self.talon_size = 0 if trump_card is None else len(setup.talon) + 1
+        self.closed_by = -1 if setup.closed_by is None else setup.closed_by
+        self.close_snapshot = setup.at_close or (0, 0)
+        self.leader = leader
+        self.lead = -1 if setup.lead is None else int(setup.lead)
+        self.to_move = setup.to_move
+        self.claim_ok = setup.may_claim
+        self.married = -1 if setup.married is None else int(setup.married)
+        self.tricks_won = list(setup.tricks)
+        self.card_points = list(setup.card_points)
+        self.marriage_points = list(setup.marriage_points)
+        self.pending = list(setup.pending)
+        self.bonus = list(setup.bonus)
+        self.trick_log = setup.trick_log
+        self.played = setup.played
+        self.marriages = setup.marriages
+        self.exchanged = setup.exchanged
+        self.ending = not (hands[0] | hands[1]) and setup.lead is None  # a closed talon may still hold cards
+        self.outcome = None
+        self.history = []
+        self._undo = []
+        if self._auto and self.ending:
+            self.ending = False
+            over = self._points(leader) >= 66
+            self.outcome = self._claim_outcome(leader) if over else self._all_played_outcome()
+        return self
+
+    def setup(self) -> Setup:
+        """This position as a :class:`~bummerl.setup.Setup` (without the deck and the actions, with the
+        public history a view remembers); ``.replace(...)`` it to set up a related position.
+
+        >>> d = Deal.random(Rules.preset("standard"), 3)
+        >>> d.apply(d.legal_actions()[0])
+        >>> again = Deal.from_setup(d.setup())
+        >>> again.hands == d.hands and again.legal_actions() == d.legal_actions()
+        True
+        """
+        if self.outcome is not None:
+            raise PositionError("the deal is over: there is no position to set up")
+        closed = self.closed_by >= 0
+        return Setup(
+            rules=self.rules,
+            hands=(self.hands[0], self.hands[1]),
+            talon=tuple(self.talon),
+            trump=SUITS[self.trump],
+            trump_card=CARDS[self.trump_card] if self.talon_size else None,
+            to_move=self.to_move,
+            lead=self.lead_card,
+            points=self.points,
+            tricks=self.tricks,
+            pending=(self.pending[0], self.pending[1]),
+            closed_by=self.closed_by if closed else None,
+            at_close=self.close_snapshot if closed else None,
+            married=SUITS[self.married] if self.married >= 0 else None,
+            claim_ok=self.claim_ok,
+            dealer=self.dealer,
+            marriages=self.marriages,
+            exchanged=self.exchanged,
+            trick_log=self.trick_log,
+        )
+
+    @classmethod
     def from_state(
         cls,
         rules: Rules,
@@ -348,201 +408,38 @@ class Deal:
         dealer: int | None = None,
         trick_log: Sequence[Trick] = (),
     ) -> Deal:
-        """A position set up directly (a puzzle, a sampled world), not reached from a deck.
+        """Deprecated: use :meth:`from_setup` with a :class:`~bummerl.setup.Setup`.
 
-        ``hands`` are bitmasks; ``talon`` the face-down cards top first; ``trump_card`` the card under
-        the talon (None once drawn, then give ``trump_suit``); ``lead`` a card already led by ``leader``.
-        The cards not placed anywhere count as played: ``tricks_won`` must account for them (two a trick)
-        and ``card_points`` (card points only, without marriages or Sixty-Six's last-trick 10) must add
-        up to their points. ``marriage_points`` are counted marriages, ``pending`` declared ones not yet
-        counted (4.1). ``close_snapshot`` is the non-closer's (tricks, points) when ``closed_by`` closed.
-        ``trick_log``, if given, must hold exactly the played cards, trick by trick, agreeing with the
-        tricks and card points (views read the played cards from it). ``claim_ok`` (may the player to
-        move claim now?) defaults to "the leader won the previous trick
-        and has done nothing yet". With every card played the deal is at its end (4.4): the leader, as
-        the last trick's winner, may claim or pass (and gets Sixty-Six's 10 if nobody closed); with
-        ``auto_claim`` the outcome is decided at once, and a position where a player already has 66
-        is refused, since the engine would have claimed. Raises :class:`DeckError` when cards overlap
-        or the counts cannot happen.
-
-        >>> from bummerl.cards import mask_of, parse_cards
-        >>> d = Deal.from_state(Rules.preset("standard"), hands=(mask_of(parse_cards("AS TS")),
-        ...     mask_of(parse_cards("KS QS"))), trump_suit=3, tricks_won=(4, 4), card_points=(52, 40))
-        >>> d.apply("play AS"); d.apply("play KS"); d.points
-        (67, 40)
-        >>> d.legal_actions()
-        (Action.parse('play TS'), Action.parse('claim'))
+        The old keywords (``card_points`` + ``marriage_points`` become the setup's ``points``, ``leader``
+        its ``to_move``, ``close_snapshot`` its ``at_close``); an impossible position raises a
+        :class:`DeckError` as it always did.
         """
-        sixty_six = rules.sixty_six
-        pack = PACK_MASKS[sixty_six]
-        _check_seat("leader", leader)
-        if dealer is not None:
-            _check_seat("dealer", dealer)
-        if closed_by is not None:
-            _check_seat("closed_by", closed_by)
-        loose = [*talon, *(c for c in (trump_card, lead) if c is not None)]
-        for c in loose:
-            if not _is_card(c) or not pack >> c & 1:
-                raise DeckError(f"{c!r} is not a card of the {rules.game} pack")
-        for h in hands:
-            if not isinstance(h, int) or h < 0 or h & ~pack:
-                raise DeckError(f"a hand must be a bitmask of {rules.game} cards, not {h!r}")
-        total = 0
-        for m in (hands[0], hands[1], *(1 << c for c in loose)):
-            if total & m:
-                raise DeckError(f"a card is placed twice in the position ({cards_str(total & m)})")
-            total |= m
-        if trump_card is None:
-            if trump_suit is None:
-                raise DeckError("a position needs the trump card or, once it is drawn, the trump suit")
-            if talon:
-                raise DeckError("a talon with face-down cards still has its trump card under it")
-            if closed_by is not None:
-                raise DeckError("a closed talon still holds its (turned-down) trump card")
-        if trump_suit is not None and (
-            not isinstance(trump_suit, int) or not 0 <= trump_suit < 4
-            or (trump_card is not None and trump_card // 6 != trump_suit)
-        ):
-            raise DeckError(f"trump suit {trump_suit!r} does not fit the position")
-        sizes = [hands[0].bit_count(), hands[1].bit_count()]
-        if lead is not None:
-            sizes[leader] += 1
-            if married >= 0:
-                raise DeckError("a marriage is declared before the lead, not after it")
-        if sizes[0] != sizes[1] or sizes[0] > rules.hand_size:
-            raise DeckError(f"hand sizes do not fit the position ({sizes[0]} and {sizes[1]} cards)")
-        talon_size = len(talon) + 1 if trump_card is not None else 0
-        if talon_size % 2:
-            raise DeckError(f"a talon of {talon_size} cards cannot happen (it shrinks by two)")
-        if talon_size and closed_by is None and sizes[0] != rules.hand_size:
-            raise DeckError("with the talon open both hands are full")
-        if closed_by is not None and not rules.allow_close:
-            raise DeckError("these rules do not allow closing the talon")
-        if closed_by is not None and talon_size == 2 and not rules.close_with_two_left:
-            raise DeckError("these rules do not allow closing a talon of two cards")
-        played = pack & ~total
-        n_tricks = tricks_won[0] + tricks_won[1]
-        if min(tricks_won) < 0 or played.bit_count() != 2 * n_tricks:
-            raise DeckError(
-                f"{played.bit_count()} cards are not placed (so played) but the players won {n_tricks} tricks"
+        warnings.warn("Deal.from_state is deprecated: use Deal.from_setup(Setup(...))", DeprecationWarning,
+                      stacklevel=2)
+        try:
+            if leader not in (0, 1) or isinstance(leader, bool):
+                raise PositionError(f"leader must be player 0 or 1, not {leader!r}")
+            if trump_card is None and trump_suit is None:
+                raise PositionError("a position needs the trump card or, once it is drawn, the trump suit")
+            if trump_card is not None and trump_suit is not None and trump_card // 6 != trump_suit:
+                raise PositionError(f"trump suit {trump_suit!r} does not fit the trump card {trump_card!r}")
+            trump = trump_suit if trump_card is None else trump_card // 6
+            bonus = last_trick_bonus(rules, hands, lead, closed_by is not None, leader)
+            setup = Setup(
+                rules=rules, hands=hands, talon=tuple(talon), trump=trump,  # type: ignore[arg-type]
+                trump_card=trump_card,  # type: ignore[arg-type]
+                to_move=leader if lead is None else 1 - leader, lead=lead,  # type: ignore[arg-type]
+                points=(card_points[0] + marriage_points[0] + bonus[0],
+                        card_points[1] + marriage_points[1] + bonus[1]),
+                tricks=tricks_won, pending=pending, closed_by=closed_by,
+                at_close=close_snapshot if closed_by is not None else None,
+                married=None if married < 0 else married,  # type: ignore[arg-type]
+                claim_ok=claim_ok, dealer=dealer, marriages=marriages, exchanged=exchanged,
+                trick_log=tuple(trick_log),
             )
-        if min(card_points) < 0 or card_points[0] + card_points[1] != card_points_of(played):
-            raise DeckError(
-                f"the card points {card_points[0]} + {card_points[1]} differ from the "
-                f"{card_points_of(played)} of the played cards (marriages go in marriage_points)"
-            )
-        if trick_log:
-            log_mask = 0
-            for t in trick_log:
-                log_mask |= (1 << t.lead) | (1 << t.follow)
-            won = [[t for t in trick_log if t.winner == p] for p in (0, 1)]
-            if (
-                log_mask != played
-                or [len(w) for w in won] != list(tricks_won)
-                or [sum(POINTS[t.lead] + POINTS[t.follow] for t in w) for w in won] != list(card_points)
-                or trick_log[-1].winner != leader
-            ):
-                raise DeckError("the trick log does not fit the played cards, tricks, points and leader")
-        for p in (0, 1):
-            if tricks_won[p] == 0 and (card_points[p] or marriage_points[p]):
-                raise DeckError(f"player {p} has points without a trick")
-            if pending[p] and rules.marriage_scoring == "trick" and tricks_won[p]:
-                raise DeckError(f"player {p} has won a trick, so their marriage is no longer pending")
-            if marriage_points[p] % 20 or pending[p] % 20 or marriage_points[p] < 0 or pending[p] < 0:
-                raise DeckError("marriage points come in 20s and 40s")
-        if n_tricks == 0 and dealer is not None and dealer == leader:
-            raise DeckError("the non-dealer leads to the first trick")
-        if n_tricks and not tricks_won[leader]:
-            raise DeckError(f"the leader (player {leader}) won the previous trick, so has at least one trick")
-        if closed_by is not None:
-            o = 1 - closed_by
-            if not (
-                0 <= close_snapshot[0] <= tricks_won[o]
-                and 0 <= close_snapshot[1] <= card_points[o] + marriage_points[o]
-                and (close_snapshot[0] or not close_snapshot[1])
-            ):
-                raise DeckError(
-                    f"close_snapshot {close_snapshot} cannot be player {o}'s tricks and points when the "
-                    "talon was closed (they only grow, and need a trick)"
-                )
-        if married >= 0:
-            pair = (1 << (married * 6 + KING)) | (1 << (married * 6 + QUEEN))
-            if married > 3 or hands[leader] & pair != pair:
-                raise DeckError(f"the leader does not hold the marriage in suit {married!r}")
-        self = cls.__new__(cls)
-        self.rules = rules
-        self.dealer = dealer if dealer is not None else 1 - leader
-        self._sixty_six = sixty_six
-        self._auto = rules.auto_claim
-        self.deck = ()
-        self.hands = [hands[0], hands[1]]
-        self.stock = tuple(talon)
-        self.drawn = 0
-        self.trump_card = trump_card if trump_card is not None else -1
-        self.trump = trump_card // 6 if trump_card is not None else int(cast(int, trump_suit))
-        self.talon_size = talon_size
-        self.closed_by = -1 if closed_by is None else closed_by
-        self.close_snapshot = close_snapshot
-        self.leader = leader
-        self.lead = -1 if lead is None else lead
-        self.to_move = leader if lead is None else 1 - leader
-        played_any = n_tricks > 0
-        self.claim_ok = (played_any and lead is None and married < 0) if claim_ok is None else claim_ok
-        self.married = married
-        self.tricks_won = list(tricks_won)
-        self.card_points = list(card_points)
-        self.marriage_points = list(marriage_points)
-        self.pending = list(pending)
-        self.bonus = [0, 0]
-        self.trick_log = tuple(trick_log)
-        self.played = played
-        self.marriages = tuple(marriages)
-        self.exchanged = exchanged
-        self.ending = not (hands[0] | hands[1]) and lead is None  # a closed talon may still hold cards
-        self.outcome = None
-        self.history = []
-        self._undo = []
-        if self.ending and sixty_six and closed_by is None:
-            self.bonus[leader] = 10  # rules.md 4.4: the last trick's 10, the leader having won it
-        if self._auto:
-            if self.ending:
-                self.ending = False
-                over = self._points(leader) >= 66
-                self.outcome = self._claim_outcome(leader) if over else self._all_played_outcome()
-            elif max(self.points) >= 66:
-                raise DeckError("with auto_claim a player with 66 points has already ended the deal")
-        return self
-
-    def setup(self) -> DealSetup:
-        """The :meth:`from_state` keywords that set this position up again (without the deck and the
-        history); change some to set up a related position.
-
-        >>> d = Deal.random(Rules.preset("standard"), 3)
-        >>> d.apply(d.legal_actions()[0])
-        >>> again = Deal.from_state(d.rules, **d.setup())
-        >>> again.hands == d.hands and again.legal_actions() == d.legal_actions()
-        True
-        """
-        return DealSetup(
-            hands=(self.hands[0], self.hands[1]),
-            talon=[int(c) for c in self.talon],
-            trump_card=self.trump_card if self.talon_size else None,
-            trump_suit=self.trump,
-            leader=self.leader,
-            lead=self.lead if self.lead >= 0 else None,
-            closed_by=self.closed_by if self.closed_by >= 0 else None,
-            close_snapshot=self.close_snapshot,
-            tricks_won=self.tricks,
-            card_points=(self.card_points[0], self.card_points[1]),
-            marriage_points=(self.marriage_points[0], self.marriage_points[1]),
-            pending=(self.pending[0], self.pending[1]),
-            marriages=self.marriages,
-            exchanged=self.exchanged,
-            married=self.married,
-            claim_ok=self.claim_ok,
-            dealer=self.dealer,
-            trick_log=self.trick_log,
-        )
+        except PositionError as err:
+            raise DeckError(str(err)) from None
+        return cls.from_setup(setup)
 
     def copy(self) -> Deal:
         """An independent copy (without the undo stack)."""

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from random import Random
 
-from bummerl import Card, Deal, Rules
-from bummerl.cards import card_points, cards_in, full_pack, mask_of, parse_cards
+from bummerl import Card, Deal, Rules, Suit
+from bummerl.cards import SUITS, card_points, cards_in, full_pack, mask_of, parse_cards
 from bummerl.engine import _STATE_FIELDS
 from bummerl.game import Bummerl
+from bummerl.setup import Setup, last_trick_bonus
 
 STANDARD = Rules.preset("standard")
 SOFT = Rules.preset("soft")
@@ -73,30 +74,43 @@ def position(
     leader: int = 0,
     tricks: tuple[int, int] = (0, 0),
     points0: int | None = None,
-    **more: object,
+    lead: int | None = None,
+    married: int = -1,
+    closed_by: int | None = None,
+    close_snapshot: tuple[int, int] = (0, 0),
+    marriage_points: tuple[int, int] = (0, 0),
+    pending: tuple[int, int] = (0, 0),
+    claim_ok: bool | None = None,
 ) -> Deal:
-    """A set-up position (``Deal.from_state``) from card codes. ``points0`` is player 0's card points;
-    player 1 gets the rest of the played cards' points (so the totals always add up)."""
+    """A set-up position (``Deal.from_setup``) from card codes. ``points0`` is player 0's card points;
+    player 1 gets the rest of the played cards' points (so the totals always add up); counted
+    ``marriage_points`` and Sixty-Six's last-trick 10 come on top."""
     h = (hand(hands[0]), hand(hands[1]))
     placed = h[0] | h[1] | hand(talon) | (hand(trump) if trump else 0)
-    lead = more.get("lead")
-    if isinstance(lead, int):
+    if lead is not None:
         placed |= 1 << lead
     played = full_mask(rules) & ~placed
     total = card_points(played)
     p0 = total // 2 if points0 is None else points0
-    suit = None if trump_suit is None else "CDHS".index(trump_suit.upper())
-    return Deal.from_state(
+    trump_card = Card.parse(trump) if trump else None
+    suit = SUITS[trump_card // 6] if trump_card is not None else Suit.parse(trump_suit or "?")
+    bonus = last_trick_bonus(rules, h, lead, closed_by is not None, leader)
+    return Deal.from_setup(Setup(
         rules,
         hands=h,
-        talon=parse_cards(talon),
-        trump_card=Card.parse(trump) if trump else None,
-        trump_suit=suit,
-        leader=leader,
-        tricks_won=tricks,
-        card_points=(p0, total - p0),
-        **more,  # type: ignore[arg-type]
-    )
+        talon=tuple(parse_cards(talon)),
+        trump=suit,
+        trump_card=trump_card,
+        to_move=leader if lead is None else 1 - leader,
+        lead=None if lead is None else Card.from_index(lead),
+        points=(p0 + marriage_points[0] + bonus[0], total - p0 + marriage_points[1] + bonus[1]),
+        tricks=tricks,
+        pending=pending,
+        closed_by=closed_by,
+        at_close=close_snapshot if closed_by is not None else None,
+        married=None if married < 0 else SUITS[married],
+        claim_ok=claim_ok,
+    ))
 
 
 def full_mask(rules: Rules) -> int:

@@ -31,8 +31,8 @@ from functools import cache
 from math import comb, exp
 
 from bummerl.actions import Action
-from bummerl.cards import PACK_MASKS, card_points, cards_in
-from bummerl.engine import Deal, DeckError
+from bummerl.cards import CARDS, PACK_MASKS, SUITS, card_points, cards_in
+from bummerl.engine import Deal, PositionError, Setup
 from bummerl.rules import Rules
 from bummerl.view import View
 
@@ -196,11 +196,11 @@ def follow_was_legal(rules: Rules, trump: int, hand: int, lead: int, follow: int
     leader_hand = sum(1 << c for c in filler)
     played = pack & ~hand & ~leader_hand & ~(1 << lead)
     try:
-        deal = Deal.from_state(
-            rules, hands=(leader_hand, hand), trump_suit=trump, leader=0, lead=lead,
-            tricks_won=(played.bit_count() // 2, 0), card_points=(card_points(played), 0),
-        )
-    except DeckError:
+        deal = Deal.from_setup(Setup(
+            rules, hands=(leader_hand, hand), talon=(), trump=SUITS[trump], to_move=1, lead=CARDS[lead],
+            tricks=(played.bit_count() // 2, 0), points=(card_points(played), 0),
+        ))
+    except PositionError:
         return True  # a position the engine cannot set up tells nothing
     return deal.is_legal(Action.play(follow))
 
@@ -307,14 +307,13 @@ def lead_likelihood(
     action = Action.play(lead)
 
     def weight(world: Deal) -> float:
-        setup = world.setup()  # the world just before the lead: the card back in the opponent's hand
         hands = [world.hands[0], world.hands[1]]
         hands[opp] |= 1 << lead
-        setup["hands"] = (hands[0], hands[1])
-        setup["leader"], setup["lead"], setup["married"], setup["claim_ok"] = opp, None, -1, False
-        try:
-            before = Deal.from_state(world.rules, **setup)
-        except DeckError:
+        try:  # the world just before the lead: the card back in the opponent's hand
+            before = Deal.from_setup(world.setup().replace(
+                hands=(hands[0], hands[1]), to_move=opp, lead=None, married=None, claim_ok=False,
+            ))
+        except PositionError:
             return 1.0
         q = values(before)
         if action not in q:

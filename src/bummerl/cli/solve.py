@@ -183,6 +183,7 @@ def solve_command(
     """``bummerl solve``: see the module docstring."""
     import json
 
+    from bummerl.engine import Deal
     from bummerl.notation import Position
     from bummerl.puzzle import Puzzle
     from bummerl.search import solve_full
@@ -202,7 +203,7 @@ def solve_command(
                     )
                 deal = world_at(position, 0)
             elif isinstance(position, Position):
-                deal = _guard(item.where, position.to_deal)
+                deal = _guard(item.where, lambda p=position: Deal.from_setup(p))
             else:
                 deal = position
             if deal.is_over:
@@ -283,6 +284,7 @@ def analyse_command(
     from bummerl.analysis import analyse
     from bummerl.engine import Deal
     from bummerl.notation import Position
+    from bummerl.puzzle import Puzzle
     from bummerl.view import View
 
     if samples is not None and not 1 <= samples <= MOST_SAMPLES:
@@ -301,7 +303,7 @@ def analyse_command(
                 source = View.of(deal, deal.to_move)
                 seat_label = f"player {deal.to_move}"
             elif isinstance(position, Position):  # what the player to move sees of it
-                source = _guard(item.where, lambda p=position: p.puzzle(p.to_move))
+                source = _guard(item.where, lambda p=position: Puzzle.from_setup(p, p.to_move))
                 seat_label = f"player {position.to_move}"
             else:
                 source = position

@@ -1,0 +1,474 @@
+"""A position set up directly rather than dealt: the frozen :class:`Setup` value, checked once.
+
+Every way of naming a position (``Deal.from_setup``, ``deal.setup()``, the one-line notation, a
+puzzle's possible worlds) goes through a :class:`Setup`, and a :class:`Setup` that cannot happen in a
+deal is never made: its constructor refuses it with a :class:`PositionError` naming the first problem.
+This is the only place where the consistency of a position is written (talon parity, closing, the
+leader's trick, points that need tricks, marriages in 20s, the claim right, automatic claims at 66).
+
+>>> from bummerl.cards import mask_of, parse_cards
+>>> s = Setup.parse("standard CA.DT/CT.DA - H 0 40/38 4/4")
+>>> s.leader, s.may_claim, s.played.bit_count(), str(s)
+(0, True, 16, 'standard CA.DT/CT.DA - H 0 40/38 4/4')
+>>> s.replace(points=(40, 39))  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+bummerl.setup.PositionError: the points do not add up: the 16 played cards are worth 78, so 40 + 39 ...
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import InitVar, dataclass, field
+from typing import Any, Literal, NamedTuple, Protocol
+
+from bummerl.cards import CARDS, PACK_MASKS, POINTS, SUITS, Card, Suit, card_points, cards_in, cards_str
+from bummerl.errors import BummerlError, quote
+from bummerl.grammar import NotationError, bad_position, read_position_line, write_position_line
+from bummerl.rules import Rules
+
+__all__ = [
+    "PLAYERS",
+    "PositionError",
+    "Setup",
+    "TalonState",
+    "Trick",
+    "check_cards",
+    "last_trick_bonus",
+    "split_points",
+]
+
+#: How messages name the players of a :class:`Setup`.
+PLAYERS: tuple[str, str] = ("player 0", "player 1")
+_QUEEN, _KING = 2, 3
+#: Every marriage of a deal declared by one player: three of 20 and the trump marriage's 40.
+_MOST_MARRIAGE_POINTS = 3 * 20 + 40
+
+
+class _SetsUp(Protocol):
+    """What :meth:`Setup.from_deal` needs of a deal (the engine sits above this module)."""
+
+    def setup(self) -> Setup: ...
+
+
+class PositionError(BummerlError):
+    """A position that cannot happen in a deal (or is not well formed)."""
+
+
+class Trick(NamedTuple):
+    """One finished trick: who led, the two cards, who won."""
+
+    leader: int
+    lead: Card
+    follow: Card
+    winner: int
+
+
+#: Where the talon stands: cards still drawn, closed (turned down) or used up.
+TalonState = Literal["open", "closed", "exhausted"]
+
+
+def split_points(
+    points: tuple[int, int], card_total: int, bonus: tuple[int, int] = (0, 0)
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Split both players' points into card points (adding up to ``card_total``, the played cards' worth)
+    and counted marriages (20s and 40s), less a Sixty-Six last-trick ``bonus``; None if impossible.
+    When several splits fit, the marriages go to player 0 first (the engine only adds them up).
+
+    >>> split_points((48, 27), 55), split_points((10, 10), 0)
+    (((28, 27), (20, 0)), None)
+    """
+    net = (points[0] - bonus[0], points[1] - bonus[1])
+    extra = net[0] + net[1] - card_total
+    if extra < 0 or extra % 20:
+        return None
+    for m0 in range(min(extra, max(net[0], 0)) // 20 * 20, -1, -20):
+        c0, c1 = net[0] - m0, net[1] - (extra - m0)
+        if c0 >= 0 and c1 >= 0:
+            return (c0, c1), (m0, extra - m0)
+    return None
+
+
+def last_trick_bonus(rules: Rules, hands: tuple[int, int], lead: int | None, closed: bool, leader: int
+                     ) -> tuple[int, int]:
+    """Sixty-Six's 10 for the last trick (rules.md 4.4), already won by the leader once no card is left
+    and nobody closed; (0, 0) otherwise.
+
+    >>> last_trick_bonus(Rules.preset("sixty-six"), (0, 0), None, False, 1)
+    (0, 10)
+    """
+    if not rules.sixty_six or closed or lead is not None or hands[0] | hands[1]:
+        return (0, 0)
+    return (10, 0) if leader == 0 else (0, 10)
+
+
+def check_cards(rules: Rules, listed: Sequence[tuple[str, int]]) -> int:
+    """The union of card sets that must be disjoint parts of the rules' pack; ``listed`` names each
+    (``(label, mask)``) for the :class:`PositionError` that refuses a card outside the pack or in two.
+
+    >>> check_cards(Rules.preset("standard"), [("hand", 1), ("talon", 2)])
+    Traceback (most recent call last):
+    ...
+    bummerl.setup.PositionError: 9C is not in a schnapsen pack (hand)
+    """
+    pack = PACK_MASKS[rules.sixty_six]
+    seen: dict[int, str] = {}
+    total = 0
+    for label, mask in listed:
+        if not isinstance(mask, int) or isinstance(mask, bool) or mask < 0 or mask >> 24:
+            raise PositionError(f"{label} must be a set of cards (a bitmask), not {quote(mask)}")
+        outside = mask & ~pack
+        if outside:
+            raise PositionError(
+                f"{cards_str(outside)} {'is' if outside.bit_count() == 1 else 'are'} "
+                f"not in a {rules.game} pack ({label})"
+            )
+        for card in cards_in(mask & total):
+            raise PositionError(f"card {card} is listed twice ({seen[card]} and {label})")
+        for card in cards_in(mask):
+            seen[card] = label
+        total |= mask
+    return total
+
+
+def _card(value: object, what: str) -> Card:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 24:
+        raise PositionError(f"{what} must be a card, not {quote(value)}")
+    return CARDS[value]
+
+
+def _suit(value: object, what: str) -> Suit:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 4:
+        raise PositionError(f"{what} must be a suit, not {quote(value)}")
+    return SUITS[value]
+
+
+def _seat(value: object, what: str) -> int:
+    if value not in (0, 1) or isinstance(value, bool):
+        raise PositionError(f"{what} must be player 0 or 1, not {quote(value)}")
+    return 0 if value == 0 else 1
+
+
+def _pair(value: object, what: str) -> tuple[int, int]:
+    if (
+        not isinstance(value, tuple | list) or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise PositionError(f"{what} must be two whole numbers, not {quote(value)}")
+    return (int(value[0]), int(value[1]))
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A full-information position: both hands, the talon in order, and the public state of the deal.
+
+    ``hands`` are card bitmasks; ``talon`` the face-down cards top first; ``trump_card`` the card under
+    them (face up, or turned down once closed), None once drawn; ``lead`` a card the player not to move
+    has led. ``points`` are what :attr:`Deal.points <bummerl.engine.Deal.points>` shows (card points,
+    counted marriages and Sixty-Six's last-trick 10); ``pending`` declared marriages not counted yet
+    (rules.md 4.1). ``closed_by``/``at_close``: who closed the talon and the other's (tricks, points)
+    then. ``married``: a marriage just declared by the player to move. ``claim_ok``: the claim right
+    where it differs from the usual one (:attr:`may_claim`); it is stored as None when it does not.
+
+    ``dealer``, ``marriages``, ``exchanged`` and ``trick_log`` are the public history a view
+    remembers; they do not enter ``==`` (the same position however it came about). A ``trick_log``
+    must hold exactly the played cards, agreeing with the tricks and the points. ``names`` only words
+    the messages (a puzzle says "me" and "the opponent").
+    """
+
+    rules: Rules
+    hands: tuple[int, int]
+    talon: tuple[Card, ...]
+    trump: Suit
+    trump_card: Card | None = None
+    to_move: int = 0
+    lead: Card | None = None
+    points: tuple[int, int] = (0, 0)
+    tricks: tuple[int, int] = (0, 0)
+    pending: tuple[int, int] = (0, 0)
+    closed_by: int | None = None
+    at_close: tuple[int, int] | None = None
+    married: Suit | None = None
+    claim_ok: bool | None = None
+    dealer: int | None = field(default=None, compare=False)
+    marriages: tuple[tuple[int, int], ...] = field(default=(), compare=False)
+    exchanged: tuple[int, Card, Card] | None = field(default=None, compare=False)
+    trick_log: tuple[Trick, ...] = field(default=(), compare=False)
+    #: (card points, counted marriages) per player, worked out when the setup is checked.
+    _split: tuple[tuple[int, int], tuple[int, int]] = field(
+        init=False, repr=False, compare=False, default=((0, 0), (0, 0))
+    )
+    names: InitVar[tuple[str, str]] = PLAYERS
+
+    def __post_init__(self, names: tuple[str, str]) -> None:
+        _check(self, names)
+
+    # ----------------------------------------------------------------- derived facts
+
+    @property
+    def leader(self) -> int:
+        """Who leads the trick in progress (the player to move, unless a card is led)."""
+        return self.to_move if self.lead is None else 1 - self.to_move
+
+    @property
+    def talon_state(self) -> TalonState:
+        """``open``, ``closed`` or ``exhausted``."""
+        if self.trump_card is None:
+            return "exhausted"
+        return "open" if self.closed_by is None else "closed"
+
+    @property
+    def played(self) -> int:
+        """The cards of the finished tricks: every card of the pack not placed anywhere."""
+        placed = self.hands[0] | self.hands[1]
+        for c in (*self.talon, self.trump_card, self.lead):
+            if c is not None:
+                placed |= 1 << c
+        return PACK_MASKS[self.rules.sixty_six] & ~placed
+
+    @property
+    def bonus(self) -> tuple[int, int]:
+        """Sixty-Six's 10 for the last trick inside :attr:`points` (see :func:`last_trick_bonus`)."""
+        return last_trick_bonus(self.rules, self.hands, self.lead, self.closed_by is not None, self.leader)
+
+    @property
+    def card_points(self) -> tuple[int, int]:
+        """Each player's points from the cards of their tricks (from the trick log when there is one)."""
+        return self._split[0]
+
+    @property
+    def marriage_points(self) -> tuple[int, int]:
+        """Each player's counted marriages (20 or 40 each)."""
+        return self._split[1]
+
+    @property
+    def may_claim(self) -> bool:
+        """Whether the player to move has the claim right of a trick winner: ``claim_ok`` if given, else
+        the usual right, the leader's, who won the last trick, before any other action of the turn (an
+        exchange or a close takes it away); with no card left the claim comes from the end of the deal.
+        """
+        if self.claim_ok is not None:
+            return self.claim_ok
+        return _usual_claim(self)
+
+    # ----------------------------------------------------------------- text and copies
+
+    @staticmethod
+    def from_deal(deal: _SetsUp) -> Setup:
+        """The position of a deal in progress: ``deal.setup()`` (kept for the notation's old ``Position``)."""
+        return deal.setup()
+
+    @classmethod
+    def parse(cls, text: str) -> Setup:
+        """Read the one-line notation of a full position (:mod:`bummerl.notation`); raises
+        :class:`~bummerl.grammar.NotationError` naming the line and the problem."""
+        try:
+            f = read_position_line(text)
+            return cls(
+                rules=f.rules, hands=f.hands, talon=f.talon, trump=f.trump, trump_card=f.trump_card,
+                to_move=f.to_move, lead=f.lead, points=f.points, tricks=f.tricks, pending=f.pending,
+                closed_by=f.closed_by, at_close=f.at_close, married=f.married, claim_ok=f.claim_ok,
+            )
+        except (NotationError, PositionError) as err:
+            raise bad_position(text, err) from None
+
+    def __str__(self) -> str:
+        return write_position_line(
+            self.rules, self.hands, self.talon, self.trump, self.trump_card, self.to_move, self.lead,
+            self.points, self.pending, self.tricks, self.closed_by, self.at_close, self.married,
+            self.claim_ok,
+        )
+
+    def __repr__(self) -> str:
+        return f"Setup.parse({str(self)!r})"
+
+    def replace(self, **changes: Any) -> Setup:
+        """A copy with some fields changed (checked again)."""
+        return dataclasses.replace(self, **changes)
+
+
+def _usual_claim(s: Setup) -> bool:
+    return sum(s.tricks) > 0 and s.lead is None and s.married is None and bool(s.hands[0] | s.hands[1])
+
+
+def _check(s: Setup, names: tuple[str, str]) -> None:
+    """Normalise the fields of a new :class:`Setup` and refuse one that cannot happen (the only checker)."""
+    put = object.__setattr__
+    rules = s.rules
+    if not isinstance(rules, Rules):
+        raise PositionError(f"rules must be a Rules value, not {quote(rules)}")
+    # -- the shape: values of the right kinds, stored as cards, suits and tuples
+    put(s, "hands", _pair(s.hands, "hands"))
+    talon = tuple(_card(c, "a talon card") for c in s.talon)
+    put(s, "talon", talon)
+    put(s, "trump", _suit(s.trump, "trump"))
+    if s.trump_card is not None:
+        put(s, "trump_card", _card(s.trump_card, "trump_card"))
+    if s.lead is not None:
+        put(s, "lead", _card(s.lead, "lead"))
+    if s.married is not None:
+        put(s, "married", _suit(s.married, "married"))
+    to_move = _seat(s.to_move, "to_move")
+    if s.closed_by is not None:
+        _seat(s.closed_by, "closed_by")
+    if s.dealer is not None:
+        _seat(s.dealer, "dealer")
+    for name in ("points", "tricks", "pending"):
+        put(s, name, _pair(getattr(s, name), name))
+    if s.at_close is not None:
+        put(s, "at_close", _pair(s.at_close, "at_close"))
+    put(s, "marriages", tuple(s.marriages))
+    put(s, "trick_log", tuple(s.trick_log))
+    if s.claim_ok is not None and not isinstance(s.claim_ok, bool):
+        raise PositionError(f"claim_ok must be True, False or None, not {quote(s.claim_ok)}")
+    hands, tricks, points, pending = s.hands, s.tricks, s.points, s.pending
+    leader, trump_card, lead = s.leader, s.trump_card, s.lead
+    # -- the talon
+    if trump_card is not None and trump_card // 6 != s.trump:
+        raise PositionError(f"the trump card {trump_card} is not of the trump suit {s.trump.letter}")
+    if trump_card is None and talon:
+        raise PositionError("a talon with face-down cards still has its trump card under it")
+    if trump_card is not None and len(talon) % 2 == 0:
+        raise PositionError(f"a talon has an odd number of face-down cards (1, 3, ...), not {len(talon)}")
+    if s.closed_by is not None:
+        if trump_card is None:
+            raise PositionError("a closed talon still holds its (turned-down) trump card")
+        if not rules.allow_close:
+            raise PositionError(f"the {rules.describe()} rules do not allow closing the talon")
+        if len(talon) == 1 and not rules.close_with_two_left:
+            raise PositionError(f"the {rules.describe()} rules do not allow closing a talon of two cards")
+        if s.at_close is None:
+            raise PositionError("a closed talon needs at_close: the other player's tricks and points then")
+    elif s.at_close is not None:
+        raise PositionError("at_close belongs to a closed talon only")
+    # -- the cards and the points
+    talon_mask = 0
+    for c in talon:
+        if talon_mask >> c & 1:
+            raise PositionError(f"card {c} is twice in the talon")
+        talon_mask |= 1 << c
+    listed = [(f"{names[0]}'s hand", hands[0]), (f"{names[1]}'s hand", hands[1]), ("the talon", talon_mask)]
+    if trump_card is not None:
+        listed.append(("the trump card", 1 << trump_card))
+    if lead is not None:
+        listed.append(("the lead", 1 << lead))
+    total = check_cards(rules, listed)
+    if sum(tricks) and not tricks[leader]:
+        raise PositionError(f"the leader ({names[leader]}) won the previous trick, so cannot have 0 tricks")
+    for who, n in zip(names, tricks, strict=True):
+        if n < 0:
+            raise PositionError(f"{who} cannot have {n} tricks")
+    most = card_points(PACK_MASKS[rules.sixty_six]) + _MOST_MARRIAGE_POINTS + 10
+    for who, n in zip(names, points, strict=True):
+        if n < 0 or n > most:
+            raise PositionError(f"{who} cannot have {quote(n)} points (0 to {most} in a deal)")
+    played = PACK_MASKS[rules.sixty_six] & ~total
+    n_played, n_tricks = played.bit_count(), sum(tricks)
+    if n_played != 2 * n_tricks:
+        placed = total.bit_count()
+        raise PositionError(
+            f"the position places {placed} card{'s' * (placed != 1)}, so {n_played} were played, "
+            f"but {n_tricks} trick{'s' * (n_tricks != 1)} hold {2 * n_tricks} cards"
+        )
+    for who, n, t in zip(names, points, tricks, strict=True):
+        if n and not t:
+            raise PositionError(
+                f"{who} has {n} points without a trick (points come from tricks and counted marriages)"
+            )
+    bonus = s.bonus
+    worth = card_points(played)
+    split = split_points(points, worth, bonus)
+    if split is None:
+        raise PositionError(
+            f"the points do not add up: the {n_played} played cards are worth {worth}, so "
+            f"{points[0]} + {points[1]} can only exceed that by counted marriages (20 or 40 each)"
+            + (" and the 10 for the last trick" if any(bonus) else "")
+        )
+    if s.trick_log:
+        split = _split_by_log(s, played, bonus)
+    put(s, "_split", split)
+    # -- the hands
+    sizes = [hands[0].bit_count(), hands[1].bit_count()]
+    held = list(sizes)
+    if lead is not None:
+        sizes[leader] += 1
+    if trump_card is not None and s.closed_by is None and sizes != [rules.hand_size] * 2:
+        short = 0 if sizes[0] != rules.hand_size else 1
+        raise PositionError(
+            f"with the talon open both players hold {rules.hand_size} cards, but {names[short]} would hold "
+            f"{held[short]}"
+        )
+    if sizes[0] != sizes[1] or sizes[0] > rules.hand_size:
+        raise PositionError(
+            f"the hands do not fit: {names[0]} {sizes[0]} and {names[1]} {sizes[1]} cards "
+            "(counting a led card)"
+        )
+    # -- the close
+    if s.closed_by is not None and s.at_close is not None:
+        other = 1 - s.closed_by
+        at_t, at_p = s.at_close
+        since = rules.hand_size - sizes[0]
+        if at_p and not at_t:
+            raise PositionError(f"at_close gives {names[other]} {at_p} points but no trick")
+        if at_t < 0 or at_p < 0 or at_t > tricks[other] or at_p > points[other]:
+            raise PositionError(
+                f"at_close ({at_t} tricks, {at_p} points) cannot exceed {names[other]}'s {tricks[other]} "
+                f"tricks and {points[other]} points now"
+            )
+        if tricks[other] - at_t > since:
+            raise PositionError(
+                f"only {since} tricks were played since closing, but {names[other]} won "
+                f"{tricks[other] - at_t} of them"
+            )
+    # -- automatic claims, marriages, the first trick
+    ending = not (hands[0] | hands[1]) and lead is None
+    if rules.auto_claim:
+        for p in (0, 1):
+            if points[p] >= 66 and not (ending and p == leader):  # the last trick may just have got there
+                raise PositionError(
+                    f"{names[p]} has {points[p]} points: with automatic claims the deal is already over"
+                )
+    for who, pend, t in zip(names, pending, tricks, strict=True):
+        if pend < 0 or pend % 20 or pend > _MOST_MARRIAGE_POINTS:
+            raise PositionError(
+                f"{who}'s pending marriage points must be a multiple of 20 up to {_MOST_MARRIAGE_POINTS}, "
+                f"not {quote(pend)}"
+            )
+        if pend and t and rules.marriage_scoring == "trick":
+            raise PositionError(f"{who} has won a trick, so a marriage counts at once and cannot be pending")
+    if s.married is not None:
+        pair = (1 << (s.married * 6 + _KING)) | (1 << (s.married * 6 + _QUEEN))
+        if lead is not None:
+            raise PositionError("a marriage is declared by the leader before leading, not while following")
+        if hands[to_move] & pair != pair:
+            raise PositionError(
+                f"the marriage in {s.married.letter} needs its king and queen in the hand of "
+                f"{names[to_move]}, the player to move"
+            )
+    if n_tricks == 0 and s.dealer is not None and s.dealer == leader:
+        raise PositionError("the non-dealer leads to the first trick")
+    if s.claim_ok is not None and (rules.auto_claim or s.claim_ok == _usual_claim(s)):
+        put(s, "claim_ok", None)
+
+
+def _split_by_log(s: Setup, played: int, bonus: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The points split by the trick log, which must fit the played cards, tricks, points and leader."""
+    log_mask = 0
+    won = [0, 0]
+    cards = [0, 0]
+    for t in s.trick_log:
+        log_mask |= (1 << t.lead) | (1 << t.follow)
+        won[t.winner] += 1
+        cards[t.winner] += POINTS[t.lead] + POINTS[t.follow]
+    married = (s.points[0] - cards[0] - bonus[0], s.points[1] - cards[1] - bonus[1])
+    if (
+        log_mask != played
+        or (won[0], won[1]) != s.tricks
+        or s.trick_log[-1].winner != s.leader
+        or min(married) < 0
+        or married[0] % 20
+        or married[1] % 20
+    ):
+        raise PositionError("the trick log does not fit the played cards, tricks, points and leader")
+    return (cards[0], cards[1]), married
