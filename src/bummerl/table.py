@@ -32,6 +32,7 @@ from bummerl.errors import BummerlError
 from bummerl.game import Bummerl
 from bummerl.records import GameRecord
 from bummerl.rules import Rules
+from bummerl.scoring import Reason
 from bummerl.view import View
 
 __all__ = [
@@ -98,23 +99,13 @@ def suit_name(suit: Suit | int, style: CardStyle = "french") -> str:
     return s.german if style == "german" else s.symbol
 
 
-_REASONS = {
-    "claim": "a correct claim of 66",
-    "false_claim": "a wrong claim of 66",
-    "closer_failed": "the player who closed the talon did not reach 66",
-    "last_trick": "all cards were played; the last trick wins",
-    "more_points": "all cards were played; more points win",
-    "draw": "all cards were played with equal points",
-}
-
-
 def reason_text(outcome: Outcome) -> str:
-    """Why a deal ended, in words.
+    """Why a deal ended, in words (the sentences of :class:`~bummerl.scoring.Reason`).
 
     >>> reason_text(Outcome(0, 2, "closer_failed"))
     'the player who closed the talon did not reach 66'
     """
-    return _REASONS.get(outcome.reason, outcome.reason)
+    return Reason(outcome.reason).sentence
 
 
 # ----------------------------------------------------------------------------- seats and stand-in bots
