@@ -2,7 +2,7 @@
 
 For each rules preset, a bot plays DEALS single deals against itself (seats seeded apart, the forehand
 being player 0); the distribution of the forehand's result (-3..3 game points) feeds the Markov model of
-:mod:`bummerl.bummerl_value`, which turns it into the chance to win the Bummerl from every score.
+:mod:`bummerl.match_equity`, which turns it into the chance to win the Bummerl from every score.
 
     python scripts/make_bummerl_values.py --bot pimc --deals 1000 --workers 2 --seed 1 [--presets standard]
 
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bummerl.bots.base import Bot
-from bummerl.bummerl_value import OUTCOMES, markov_win_chance
+from bummerl.match_equity import OUTCOMES, markov_win_chance
 from bummerl.engine import Deal
 from bummerl.rules import PRESETS, Rules
 from bummerl.view import View
@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     command = " ".join(["python scripts/make_bummerl_values.py", *(sys.argv[1:] if argv is None else argv)])
     data: dict[str, Any] = {
         "about": "Deal-result distributions for the forehand (non-dealer), measured by self-play; "
-        "bummerl.bummerl_value turns them into the chance to win the Bummerl. 'table' is that chance "
+        "bummerl.match_equity turns them into the chance to win the Bummerl. 'table' is that chance "
         "for the player needing a (row) against b (column), dealing the next deal or not. Each preset "
         "names the bot and the command that measured it.",
         "presets": {},

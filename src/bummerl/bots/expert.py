@@ -12,7 +12,7 @@ What the default expert does beyond :mod:`bummerl.bots.pimc`:
   ``v`` weighs ``exp(t * v)`` (:func:`~bummerl.bots.inference.world_tilt`, ``t`` < 0 fitted to
   self-play), as a closer holds the cards to win more often than uniform worlds say.
 - **Playing for the Bummerl**: each result of the deal is valued by the chance to win the game to 7 from
-  the score it leads to (:mod:`bummerl.bummerl_value`), when the view carries a score.
+  the score it leads to (:mod:`bummerl.match_equity`), when the view carries a score.
 - **One-step lookahead** (strategy fusion repaired one decision deep), from the third trick on while cards
   are hidden, over 200 worlds: plain PIMC lets me choose my *next* action world by world, as if I would
   see the hidden cards by then. The expert plays each action in each world, lets the opponent answer
@@ -60,7 +60,7 @@ from random import Random
 from bummerl.actions import Action
 from bummerl.bots.inference import world_tilt
 from bummerl.bots.pimc import EARLY_CARDS, PimcBot, action_values, cards_left, decision_seed
-from bummerl.bummerl_value import outcome_values
+from bummerl.match_equity import outcome_values
 from bummerl.engine import Deal
 from bummerl.view import View
 

@@ -6,7 +6,7 @@ plays the action with the best (weighted) mean. Ties go to the action the heuris
 equal-valued cards are played sensibly (the cheap card, not the ace).
 
 Options used by the stronger bots: ``bummerl`` values each result by the chance to win the Bummerl
-(:mod:`bummerl.bummerl_value`) instead of its game points; ``infer`` weights the worlds by the opponent's
+(:mod:`bummerl.match_equity`) instead of its game points; ``infer`` weights the worlds by the opponent's
 earlier play (:mod:`bummerl.bots.inference`).
 
 The worlds drawn depend only on the bot's seed and the view, so a bot's choice is a function of the
@@ -29,7 +29,7 @@ from random import Random
 from bummerl.actions import CLAIM, Action
 from bummerl.bots.base import forced_action
 from bummerl.bots.heuristic import HeuristicBot
-from bummerl.bummerl_value import outcome_values
+from bummerl.match_equity import outcome_values
 from bummerl.engine import Deal
 from bummerl.view import View
 
@@ -89,7 +89,7 @@ def mean_values(
     bummerl: bool = False,
 ) -> dict[Action, float]:
     """The weighted mean value of each legal action over ``deals`` (worlds of ``view``); each world's
-    game points go through :func:`~bummerl.bummerl_value.outcome_values` when ``bummerl`` is set.
+    game points go through :func:`~bummerl.match_equity.outcome_values` when ``bummerl`` is set.
 
     >>> from bummerl import Deal, Rules
     >>> from bummerl.search.worlds import worlds

@@ -1,4 +1,4 @@
-"""The Bummerl value table: the chance to win the game to 7 from every score."""
+"""Match equity (the Bummerl value table): the chance to win the game to 7 from every score."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from itertools import pairwise
 
 import pytest
 
-from bummerl.bummerl_value import OUTCOMES, deal_odds, markov_win_chance, outcome_values, win_chance
+from bummerl.match_equity import OUTCOMES, deal_odds, markov_win_chance, outcome_values, win_chance
 from bummerl.rules import PRESETS, Rules
 
 SCORES = range(1, 8)
@@ -91,3 +91,13 @@ def test_at_one_point_each_every_won_deal_wins_the_game() -> None:
 
 def test_outside_a_bummerl_the_values_are_game_points() -> None:
     assert outcome_values("sixty-six", None, seat=0, dealer=0) == tuple(float(k) for k in OUTCOMES)
+
+
+def test_the_old_module_name_still_imports_with_a_deprecation_warning() -> None:
+    import importlib
+    import sys
+
+    sys.modules.pop("bummerl.bummerl_value", None)
+    with pytest.warns(DeprecationWarning, match="match_equity"):
+        old = importlib.import_module("bummerl.bummerl_value")
+    assert old.win_chance is win_chance
