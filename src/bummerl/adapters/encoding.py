@@ -62,7 +62,6 @@ lead, an exchange (1), a close (1) and the marriage declared (4, one-hot suit).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -202,17 +201,33 @@ _COUNT_INDEXES = [
 ]
 
 
-@lru_cache(maxsize=64)
+_RULE_BITS: dict[int, tuple[Rules, tuple[int, ...]]] = {}
+
+
 def _rule_bits(rules: Rules) -> tuple[int, ...]:
-    """The indexes of the rule flags that encode as 1."""
-    return tuple(
+    """The indexes of the rule flags that encode as 1 (remembered per rules object: hashing one is slow)."""
+    known = _RULE_BITS.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    bits = tuple(
         _RULES + i for i, flag in enumerate(FLAG_NAMES)
         if getattr(rules, flag) is True or getattr(rules, flag) == _WORD_ONE.get(flag)
     )
+    if len(_RULE_BITS) > 256:
+        _RULE_BITS.clear()
+    _RULE_BITS[id(rules)] = (rules, bits)
+    return bits
+
+
+#: The set bits of every byte, for masks of cards.
+_BYTE_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
 
 
 def _bits(base: int, mask: int) -> list[int]:
-    return [base + i for i in range(mask.bit_length()) if mask >> i & 1]
+    """``base + i`` for every card ``i`` in ``mask``."""
+    table = _BYTE_BITS
+    return ([base + i for i in table[mask & 255]] + [base + 8 + i for i in table[mask >> 8 & 255]]
+            + [base + 16 + i for i in table[mask >> 16 & 255]])
 
 
 def encode(view: View, out: Vector | None = None) -> Vector:
