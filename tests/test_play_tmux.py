@@ -35,10 +35,10 @@ class Terminal:
                              env=env)
         return out.stdout
 
-    def start(self, name: str, command: str) -> None:
+    def start(self, name: str, command: str, size: tuple[int, int] = (110, 32)) -> None:
         # The shell lingers after the program so its last words stay readable (tmux may drop the final
         # output of a pane whose process has already exited); kill-server ends it.
-        self.tmux("new-session", "-d", "-s", name, "-x", "110", "-y", "32",
+        self.tmux("new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
                   "-e", f"BUMMERL_HOME={self.home}", "-e", "TERM=xterm-256color", f"{command}; sleep 60")
 
     def screen(self, name: str) -> str:
@@ -74,8 +74,8 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
 def test_play_a_card_quit_and_resume_in_a_real_terminal(terminal: Terminal, tmp_path: Path) -> None:
     terminal.start("game", f"{BUMMERL} play --seed 3 --dealer computer --delay 0 --level easy")
     # The table, the score, the log and the keys are on screen.
-    terminal.wait_for("game", "Your lead", "Your hand", "Talon 10", "Bummerl — still needed",
-                      "Deal 1: Computer deals.", "1-6 play", "g/6 claim", "p pass", "q quit")
+    terminal.wait_for("game", "Your lead", "Your hand", "Talon 10", "Bummerl: still needed",
+                      "Deal 1: Computer deals.", "1-5 play", "g/6 claim", "s scores", "q quit")
 
     terminal.keys("game", "1")
     terminal.wait_for("game", "You play")
@@ -110,3 +110,65 @@ def test_bad_options_fail_with_one_line_and_no_terminal_ui(tmp_path: Path) -> No
         assert out.returncode == 2, (args, out.stderr)
         assert message in out.stderr and "Traceback" not in out.stderr
         assert len(out.stderr.strip().splitlines()) == 1
+
+
+SMALL = (80, 24)
+SIXTY_SIX_DECK = "AS TS KS 9D JD QD AC AH TH KH 9H JH QH 9C JC QC KC TC 9S JS QS TD KD AD"
+SCRIPTED_DECK = "JH KH QH JC QC KC AH AS TS TC AC JD QD KD TD AD TH JS QS KS"
+
+
+def table_part(screen: str) -> str:
+    """The table: each screen line left of the side panel's border."""
+    return "\n".join(line.split("▊")[0] for line in screen.splitlines())
+
+
+def log_words(screen: str) -> str:
+    """The event log panel's text, its wrapped lines joined (words only)."""
+    rows = []
+    for line in screen.splitlines():
+        side = line.split("▊", 1)[1] if "▊" in line else ""
+        if side.count("│") >= 2:
+            rows.append(side[side.index("│") + 1:side.rindex("│")])
+    return " ".join(" ".join(rows).split())
+
+
+def test_german_sixty_six_at_80x24_key_0_the_trump_line_the_log_and_the_score_sheet(
+    terminal: Terminal,
+) -> None:
+    terminal.start("small", f"{BUMMERL} play --dealer computer --delay 0 --level easy --rules sixty-six "
+                            f"--cards german --deck '{SIXTY_SIX_DECK}'", size=SMALL)
+    screen = terminal.wait_for("small", "1-5,0 play", "g/6 claim", "Talon 12", "Trump Eichel", "q quit")
+    table = table_part(screen)
+    assert "─ 0 ────╮" in table  # the sixth card, whole, inside the table
+    assert "Sau" in table and "Herz" in table and "Laub" in table
+    assert "Deal 1: Computer deals. Trump is Eichel (Eichel Sau face up)." in log_words(screen)
+    terminal.keys("small", "0")  # the sixth card: Herz Sau
+    deadline = time.monotonic() + 30
+    while "You play Herz Sau" not in log_words(terminal.screen("small")):
+        assert time.monotonic() < deadline, terminal.screen("small")
+        time.sleep(0.2)
+    terminal.keys("small", "s")
+    terminal.wait_for("small", "Score sheet", "No deal is finished yet.")
+    terminal.keys("small", "q")  # q from the score sheet quits the game
+    terminal.wait_for("small", "Game saved")
+
+
+def test_sharp_rules_at_80x24_the_log_forgets_a_trick_and_a_close_asks_first(terminal: Terminal) -> None:
+    terminal.start("sharp", f"{BUMMERL} play --dealer computer --delay 0 --level easy --rules sharp "
+                            f"--cards french --deck '{SCRIPTED_DECK}'", size=SMALL)
+    terminal.wait_for("sharp", "Your lead", "Trump ♥")
+    terminal.keys("sharp", "5")  # A♠: the computer has no spade and no heart
+    screen = terminal.wait_for("sharp", "Last trick → You")
+    assert "You play A♠" in log_words(screen) and "You take the trick" in log_words(screen)
+    terminal.keys("sharp", "c")
+    terminal.wait_for("sharp", "Close the talon?", "y or Enter: yes")
+    terminal.keys("sharp", "n")
+    terminal.wait_for("sharp", "No close: your move")
+    terminal.keys("sharp", "4")  # 10♠ begins the next trick: the cards of the first are gone from the log
+    deadline = time.monotonic() + 30
+    while "You play 10♠" not in log_words(screen := terminal.screen("sharp")):
+        assert time.monotonic() < deadline, screen
+        time.sleep(0.2)
+    assert "A♠" not in log_words(screen) and "You take the trick" in log_words(screen)
+    terminal.keys("sharp", "q")
+    terminal.wait_for("sharp", "Game saved")

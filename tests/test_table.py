@@ -198,10 +198,10 @@ def test_decisions_are_the_choices_with_more_than_one_legal_action() -> None:
 
 
 def test_german_card_names() -> None:
-    assert card_name(Card.parse("AS"), "german") == "Laub A"
+    assert card_name(Card.parse("AS"), "german") == "Laub Sau"
     table = Table(Rules.preset("standard"), (Seat("You"), Seat("Computer")), seed=1, first_dealer=1,
                   decks=[deck(SCRIPTED_DECK)], card_style="german")
-    assert table.events[0].text == "Deal 1: Computer deals. Trump is Herz (Herz A face up)."
+    assert table.events[0].text == "Deal 1: Computer deals. Trump is Herz (Herz Sau face up)."
 
 
 def test_the_readme_example_of_the_table_runs() -> None:

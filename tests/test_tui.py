@@ -52,29 +52,30 @@ def test_a_full_deal_by_keys_with_exchange_close_marriage_and_claim(tmp_path: Pa
         screen = await press(pilot, app, "5")  # A♠; the computer answers J♣
         assert "Computer plays J♣" in screen and "You take the trick (+13)" in screen
         assert "Last trick → You" in screen
-        assert "Your tricks: 1  ·  points: 13" in screen
+        assert "Your tricks: 1" in screen and "Your points: 13" in screen
         assert hand(app) == ["QH", "KH", "AH", "TS", "JD"]
 
-        screen = await press(pilot, app, "c")
+        screen = await press(pilot, app, "c", "y")  # close, and yes when asked
         assert "You close the talon" in screen and "Closed by You" in screen
 
         screen = await press(pilot, app, "m")  # one marriage: declared at once
         assert "You declare 40 (K♥ Q♥)" in screen
         assert "Lead the king or queen of your marriage" in status(app)
-        assert "points: 53" in screen
+        assert "Your points: 53" in screen
 
         await press(pilot, app, "4")  # 10♠ is not allowed now
         assert "after declaring a marriage you must lead its king or queen (K♥ or Q♥)" in status(app)
 
         screen = await press(pilot, app, "2")  # K♥; the computer throws A♣
-        assert "You take the trick (+15)" in screen and "points: 68" in screen
+        assert "You take the trick (+15)" in screen and "Your points: 68" in screen
 
-        await press(pilot, app, "g")
+        await press(pilot, app, "g", "enter")  # claim 66, and Enter confirms
         assert isinstance(app.screen, DealSummaryScreen)
         screen = shown(app)
         assert "You claim 66 — correct (68 points), 3 game points" in screen
         assert "Deal 1: You win 3 game points" in screen and "a correct claim of 66" in screen
-        assert "Bummerl, still needed: You 4   Computer 7" in screen
+        assert "Score sheet" in screen and "You : Computer" in screen
+        assert "1  Computer  You       3  a correct claim of 66      4 : 7" in screen
 
         screen = await press(pilot, app, "enter")
         assert not isinstance(app.screen, DealSummaryScreen)
@@ -100,8 +101,9 @@ def test_clicks_exchange_close_declare_and_play(tmp_path: Path) -> None:
         await pilot.click("#hand-4")  # A♠
         await settle(pilot, app)
         assert [str(a) for a in s.table.deal.history[1:3]] == ["play AS", "play JC"]
-        await pilot.click("#talon")  # close
+        await pilot.click("#talon")  # close: asked first
         await settle(pilot, app)
+        await press(pilot, app, "y", look=False)
         assert str(s.table.deal.history[-1]) == "close" and "Closed by You" in shown(app)
         assert hand(app)[1] == "KH"
         await pilot.click("#hand-1")  # K♥ of the trump marriage: declares 40
@@ -163,8 +165,8 @@ def test_german_cards_show_german_suit_names(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[None]) -> None:
         screen = shown(app)
-        assert "Trump is Herz (Herz A face up)" in screen
-        assert "Herz" in screen and "Laub" in screen and "trump Herz" in screen
+        assert "Trump is Herz (Herz Sau face up)" in screen
+        assert "Herz" in screen and "Laub" in screen and "Trump Herz" in screen
 
     run(app, body)
 
@@ -191,7 +193,7 @@ def _key_for(app: BummerlApp, action: Action) -> list[str]:
             return ["m"]
         king = [str(c) for c in sorted_hand(app.session.view())].index(f"K{action.suit.letter}")  # type: ignore[union-attr]
         return ["m", str(king + 1)]
-    return {"exchange": ["x"], "close": ["c"], "claim": ["g"], "pass": ["p"]}[action.kind]
+    return {"exchange": ["x"], "close": ["c", "y"], "claim": ["g", "y"], "pass": ["p"]}[action.kind]
 
 
 def test_a_whole_bummerl_by_keys_ends_with_the_review(tmp_path: Path) -> None:

@@ -79,7 +79,7 @@ def test_the_end_of_game_review_lists_the_costliest_choices(tmp_path: Path) -> N
     from bummerl.tui.session import PlaySession
 
     s = PlaySession.new(Rules.preset("standard"), seed=3, first_dealer=1, home=tmp_path, bot=FirstLegal())
-    app = BummerlApp(s, delay=0, review_samples=1, solver=claims_win)
+    app = BummerlApp(s, delay=0, review_samples=1, solver=claims_win, confirm=False)
 
     async def main() -> None:
         async with app.run_test(size=(96, 24)) as pilot:

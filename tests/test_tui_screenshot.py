@@ -31,7 +31,7 @@ def test_the_screenshot_scene_shows_a_marriage_and_a_trick_in_progress(tmp_path:
     session = PlaySession.new(Rules.preset("standard"), level="medium", seed=1, first_dealer=1, home=tmp_path,
                               decks=[[int(c) for c in parse_cards(d)] for d in DECKS],
                               bot=bot)  # type: ignore[arg-type]
-    app = BummerlApp(session, delay=0)
+    app = BummerlApp(session, delay=0, confirm=False)
 
     async def main() -> str:
         async with app.run_test(size=SIZE) as pilot:

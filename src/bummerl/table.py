@@ -63,15 +63,15 @@ class IllegalMove(BummerlError):
 #: The rank as printed on a card face, per card style (German: Unter, Ober, König, Zehner, Sau).
 RANK_LABELS: dict[str, tuple[str, ...]] = {
     "french": ("9", "J", "Q", "K", "10", "A"),
-    "german": ("9", "U", "O", "K", "10", "A"),
+    "german": ("9", "U", "O", "K", "10", "Sau"),
 }
 
 
 def card_name(card: Card | int, style: CardStyle = "french") -> str:
-    """A short name for a card: ``Q♥``, ``10♠`` (French) or ``Herz O`` (German).
+    """A short name for a card: ``Q♥``, ``10♠`` (French) or ``Herz O``, ``Laub Sau`` (German).
 
-    >>> card_name(Card.parse("QH")), card_name(Card.parse("TS")), card_name(Card.parse("TS"), "german")
-    ('Q♥', '10♠', 'Laub 10')
+    >>> card_name(Card.parse("QH")), card_name(Card.parse("TS")), card_name(Card.parse("AS"), "german")
+    ('Q♥', '10♠', 'Laub Sau')
     """
     c = CARDS[int(card)]
     if style == "german":
@@ -152,8 +152,11 @@ class Seat:
 class Event:
     """Something that happened at the table, with a sentence for the log.
 
-    ``kind`` is one of: ``deal`` (a new deal), ``play``, ``trick`` (a trick was taken), ``exchange``,
-    ``close``, ``marry``, ``claim``, ``pass``, ``deal_over``, ``game_over``.
+    ``kind`` is one of: ``deal`` (a new deal), ``play``, ``trick`` (a trick was taken), ``talon`` (it is used
+    up), ``exchange``, ``close``, ``marry``, ``claim``, ``pass``, ``deal_over``, ``game_over``.
+    A ``deal_over`` event's ``data`` is one line of the score sheet: ``winner`` (None for a draw),
+    ``game_points``, ``reason``, ``why`` (the reason in words), ``dealer`` and ``score`` (the game points each
+    seat still needs after the deal).
     """
 
     kind: str
@@ -507,7 +510,8 @@ class Table:
         else:
             text = (f"Deal {n}: {self._say(outcome.winner, 'win', 'wins')} {_gp(outcome.game_points)} — "
                     f"{reason_text(outcome)}. Still needed: {you_need}")
-        data = {"winner": outcome.winner, "game_points": outcome.game_points, "reason": outcome.reason}
+        data = {"winner": outcome.winner, "game_points": outcome.game_points, "reason": outcome.reason,
+                "why": reason_text(outcome), "dealer": self.deal.dealer, "score": list(self.score)}
         out.append(Event("deal_over", text, outcome.winner, n, data))
         winner = self.game.winner
         if winner is not None:

@@ -22,10 +22,10 @@ SCRIPTED_DECK = "JH KH QH JC QC KC AH AS TS TC AC JD QD KD TD AD TH JS QS KS"
 SIZE = (110, 32)
 
 
-def session(tmp_path: Path, decks: Sequence[str] = (SCRIPTED_DECK,), rules: str = "standard",
+def session(tmp_path: Path, decks: Sequence[str] = (SCRIPTED_DECK,), rules: str | Rules = "standard",
             bot: object | None = None, cards: str = "french", seed: int = 1) -> PlaySession:
     return PlaySession.new(
-        Rules.preset(rules), level="medium", seed=seed, first_dealer=1,
+        Rules.preset(rules) if isinstance(rules, str) else rules, level="medium", seed=seed, first_dealer=1,
         decks=[[int(c) for c in parse_cards(d)] for d in decks], home=tmp_path,
         bot=bot if bot is not None else Script(["play JC", "play AC"]),  # type: ignore[arg-type]
         cards="german" if cards == "german" else "french",
@@ -71,9 +71,10 @@ async def press(pilot: Pilot[None], app: BummerlApp, *keys: str, look: bool = Tr
     return shown(app) if look else ""
 
 
-def run(app: BummerlApp, body: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+def run(app: BummerlApp, body: Callable[[Pilot[None]], Awaitable[None]],
+        size: tuple[int, int] = SIZE) -> None:
     async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             await settle(pilot, app)
             await body(pilot)
 

@@ -16,12 +16,19 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Label, RichLog, Static
+from textual.widgets import Footer, Header, Label, Static
 
 from bummerl.actions import CLAIM, CLOSE, EXCHANGE, PASS, Action
 from bummerl.cards import Card, Rank, cards_in
-from bummerl.table import CardStyle, Event, IllegalMove
-from bummerl.tui.screens import AnalysisScreen, DealSummaryScreen, GameOverScreen
+from bummerl.table import CardStyle, IllegalMove
+from bummerl.tui.eventlog import EventLog, visible_events
+from bummerl.tui.screens import (
+    AnalysisScreen,
+    ConfirmScreen,
+    DealSummaryScreen,
+    GameOverScreen,
+    ScoreSheetScreen,
+)
 from bummerl.tui.session import COMPUTER, HUMAN, PlaySession
 from bummerl.tui.styles import APP_CSS
 from bummerl.tui.widgets import CardWidget, card_text, hand_marks, suit_text
@@ -30,7 +37,10 @@ from bummerl.view import View
 if TYPE_CHECKING:
     from bummerl.analysis import Solver
 
-__all__ = ["BummerlApp", "sorted_hand"]
+__all__ = ["SIXTH_CARD_KEY", "BummerlApp", "sorted_hand"]
+
+#: The key for the sixth card of a Sixty-Six hand (6 claims 66).
+SIXTH_CARD_KEY = "0"
 
 
 def sorted_hand(view: View) -> list[Card]:
@@ -55,15 +65,20 @@ class BummerlApp(App[None]):
     #: Below 100 columns the table and the side panel get narrower (the screen class ``-narrow``).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (an instance variable in App)
     CSS = APP_CSS
+    #: Keys 1-5 play the cards in hand; Sixty-Six's sixth card is key 0 (``SIXTH_CARD_KEY``), since key 6
+    #: claims 66 (as does g).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "play(0)", "play", key_display="1-6"),
-        *[Binding(str(i + 1), f"play({i})", "play", show=False) for i in range(1, 6)],
+        # Key 1 is bound twice, for the footer: "1-5 play" in Schnapsen, "1-5,0 play" in Sixty-Six.
+        Binding("1", "play(0)", "play", key_display="1-5"),
+        Binding("1", "play_card(0)", "play", key_display=f"1-5,{SIXTH_CARD_KEY}"),
+        *[Binding(str(i + 1), f"play({i})", "play", show=False) for i in range(1, 5)],
+        Binding(SIXTH_CARD_KEY, "play(5)", "play", show=False),
         Binding("x", "exchange", "exchange"),
         Binding("c", "close", "close"),
         Binding("m", "marry", "marry"),
-        Binding("g", "claim", "claim", key_display="g/6"),
-        Binding("6", "claim_or_six", "claim", show=False),
-        Binding("p", "pass_", "pass"),
+        Binding("g,6", "claim", "claim", key_display="g/6"),
+        Binding("p", "pass_", "pass", show=False),
+        Binding("s", "score_sheet", "scores"),
         Binding("enter,n", "next", "next deal", key_display="⏎", show=False),
         Binding("question_mark", "analysis", "analysis", key_display="?"),
         Binding("escape", "cancel", "cancel", show=False),
@@ -71,19 +86,23 @@ class BummerlApp(App[None]):
     ]
 
     def __init__(self, session: PlaySession, *, delay: float = 0.7, analysis_samples: int | None = 100,
-                 review_samples: int = 24, solver: Solver | None = None) -> None:
+                 review_samples: int = 24, solver: Solver | None = None, confirm: bool = True,
+                 new_game: Callable[[], PlaySession] | None = None) -> None:
         """``delay``: seconds before each computer move; ``analysis_samples``: worlds sampled for ``?`` (all
         of them when there are fewer; None: the analysis' default); ``review_samples``: worlds per decision
-        in the end-of-game review; ``solver`` replaces the analysis' open-card solver (for tests)."""
+        in the end-of-game review; ``solver`` replaces the analysis' open-card solver (for tests);
+        ``confirm``: ask before a claim or a close; ``new_game`` makes a fresh session when you choose to play
+        again at the end (None: no "play again")."""
         super().__init__()
         self.session = session
         self.solver = solver
         self.delay = delay
         self.analysis_samples = analysis_samples
         self.review_samples = review_samples
+        self.confirm = confirm
+        self.new_game = new_game
         self.marry_mode = False
         self.bot_pending = False
-        self._shown_events = 0
         self._summary_for = 0
 
     # ------------------------------------------------------------------ layout
@@ -99,9 +118,10 @@ class BummerlApp(App[None]):
                 with Horizontal(id="middle"):
                     with Vertical(id="talon-box"):
                         yield Label("Talon", id="talon-caption", classes="caption")
-                        with Horizontal():
+                        with Horizontal(id="talon-row"):
                             yield CardWidget(id="talon")
                             yield CardWidget(id="trump")
+                        yield Label("", id="trump-caption", classes="caption")
                     with Vertical(id="trick-box"):
                         yield Label("Trick", id="trick-caption", classes="caption")
                         with Horizontal():
@@ -119,17 +139,22 @@ class BummerlApp(App[None]):
             with Vertical(id="side"):
                 yield Static(id="score")
                 yield Static(id="points")
-                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
-        yield Footer()
+                yield EventLog(id="log")
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self.query_one("#log", EventLog).border_title = "Events"
+        self.start()
+
+    def start(self) -> None:
+        """Show the session's game from its current state (at the start, and after "play again")."""
         table = self.session.table
-        self.title = "bummerl — Schnapsen" if not table.rules.sixty_six else "bummerl — Sixty-Six"
-        self.sub_title = f"you vs the computer ({self.session.saved.level}) · rules {table.rules.describe()}"
-        self.query_one("#log", RichLog).border_title = "Events"
+        self.title = "Sixty-Six" if table.rules.sixty_six else "Schnapsen"
+        self.sub_title = f"computer: {self.session.saved.level} · rules: {table.rules.describe()}"
+        self.marry_mode = False
+        self.bot_pending = False
+        self._summary_for = 0
         self.after_change()
-        if self.session.note:
-            self.query_one("#log", RichLog).write(Text(self.session.note, style="italic yellow"))
 
     # ------------------------------------------------------------------ drawing
 
@@ -148,9 +173,8 @@ class BummerlApp(App[None]):
         """Redraw everything from your view."""
         table = self.session.table
         view = self.session.view()
-        deal = table.deal
         style = self.card_style
-        over = deal.is_over
+        over = view.is_over
         # opponent
         for i in range(6):
             self.query_one(f"#opp-{i}").display = i < view.opponent_hand_size
@@ -174,21 +198,21 @@ class BummerlApp(App[None]):
         trump = self.query_one("#trump", CardWidget)
         caption = self.query_one("#talon-caption", Label)
         if view.talon_open:
-            talon.show_card(None, back=True)
+            talon.show_card(None, style, back=True)
             trump.show_card(view.trump_card, style)
-            caption.update(Text.assemble("Talon ", (f"{view.talon_size}", "bold"), " · trump ",
-                                         suit_text(view.trump_suit, style)))
+            caption.update(Text.assemble("Talon ", (f"{view.talon_size}", "bold")))
         elif view.closed_by >= 0 and view.talon_size > 0:
-            talon.show_card(None, back=True, label="shut")
-            down = view.turned_down_trump
-            trump.show_card(down, style)
+            talon.show_card(None, style, back=True, label="shut")
+            trump.show_card(view.turned_down_trump, style)
             trump.add_class("faded")
-            caption.update(Text.assemble(f"Closed by {table.name(view.closed_by)} ",
-                                         suit_text(view.trump_suit, style)))
+            caption.update(f"Closed by {table.name(view.closed_by)}")
         else:
-            talon.show_card(None, label="empty")
-            trump.show_card(None, label="")
-            caption.update(Text.assemble("Talon used up · trump ", suit_text(view.trump_suit, style)))
+            talon.show_card(None, style, label="empty")
+            trump.show_card(None, style)
+            caption.update("Talon used up")
+        # The trump suit has a line of its own: it never leaves the screen, whatever the caption says.
+        self.query_one("#trump-caption", Label).update(
+            Text.assemble("Trump ", suit_text(view.trump_suit, style)))
         if view.talon_open or view.closed_by < 0:
             trump.remove_class("faded")
         # trick in progress, or the last trick until the next card is played
@@ -196,9 +220,9 @@ class BummerlApp(App[None]):
         slots = [self.query_one("#trick-0", CardWidget), self.query_one("#trick-1", CardWidget)]
         labels = [self.query_one("#trick-label-0", Label), self.query_one("#trick-label-1", Label)]
         if view.lead_card is not None:
-            leader = 1 - view.to_move if not over else deal.leader
+            leader = 1 - view.to_move
             slots[0].show_card(view.lead_card, style)
-            slots[1].show_card(None, label="?" if not over else "")
+            slots[1].show_card(None, style, label="?" if not over else "")
             labels[0].update(table.name(leader))
             labels[1].update(table.name(1 - leader))
             trick_caption.update("Trick")
@@ -215,13 +239,15 @@ class BummerlApp(App[None]):
                 s.add_class("faded")
         else:
             for s in slots:
-                s.show_card(None)
+                s.show_card(None, style)
                 s.remove_class("faded")
             for lab in labels:
                 lab.update("")
             trick_caption.update("Trick")
         # your hand
         hand = sorted_hand(view)
+        self.query_one("#hand").set_class(style == "german", "german")
+        self.query_one("#table").set_class(style == "german", "german")
         playable = 0
         for a in view.legal_actions:
             if a.card is not None:
@@ -233,7 +259,7 @@ class BummerlApp(App[None]):
             if i < len(hand):
                 w.display = True
                 w.show_card(hand[i], style)
-                w.border_title = str(i + 1)
+                w.border_title = str(i + 1) if i < 5 else SIXTH_CARD_KEY
                 if marks[i] is True:
                     w.add_class("playable")
                 elif marks[i] is False:
@@ -246,22 +272,22 @@ class BummerlApp(App[None]):
         self.query_one("#hand-caption", Label).update(
             "Your hand — the marked cards may be played" if any(m is not None for m in marks) else "Your hand"
         )
-        self.query_one("#score", Static).update(self._score_text())
+        self.query_one("#score", Static).update(self._score_text(view))
         self.query_one("#points", Static).update(self._points_text(view))
         self.refresh_bindings()
 
-    def _score_text(self) -> Text:
+    def _score_text(self, view: View) -> Text:
         table = self.session.table
         target = table.game.target
-        out = Text("Bummerl — still needed\n", style="bold")
+        score = view.score or (target, target)
+        out = Text("Bummerl: still needed\n", style="bold")
         for seat in (HUMAN, COMPUTER):
-            need = table.score[seat]
+            need = score[seat]
             pips = "●" * max(need, 0) + "○" * (target - max(need, 0))
             out.append(f"{table.name(seat):<9}", style="bold" if seat == HUMAN else "")
             out.append(f" {pips} ", style="green" if seat == HUMAN else "yellow")
             out.append(f"{need}\n", style="bold")
-        deal = table.deal
-        out.append(f"Deal {table.deal_number} · {table.name(deal.dealer)} dealt", style="dim")
+        out.append(f"Deal {table.deal_number}, dealt by {table.name(view.dealer)}", style="dim")
         return out
 
     def _points_text(self, view: View) -> Text:
@@ -270,17 +296,18 @@ class BummerlApp(App[None]):
         tricks = view.tricks_won[HUMAN]
         out.append(f"Your tricks: {tricks}", style="bold")
         if rules.open_tricks or view.is_over:
-            out.append(f"  ·  points: {view.points[HUMAN]}", style="bold")
+            out.append(f"\nYour points: {view.points[HUMAN]}", style="bold")
             if view.pending[HUMAN]:
                 out.append(f"\n(+{view.pending[HUMAN]} marriage, counts after a trick)", style="dim")
         else:
-            out.append("\n(no running points under these rules:\n count them yourself)", style="dim")
+            out.append("\n(no running points under these rules: count them yourself)", style="dim")
         return out
 
-    def log_events(self, events: list[Event]) -> None:
-        """Write events to the log panel."""
-        log = self.query_one("#log", RichLog)
-        for e in events:
+    def log_entries(self) -> list[Text]:
+        """The log panel's lines: the events you may still read (rules.md section 6), in colour."""
+        table = self.session.table
+        out = [Text(self.session.note, style="italic yellow")] if self.session.note else []
+        for e in visible_events(table.events, open_tricks=table.rules.open_tricks):
             if e.kind in ("deal_over", "game_over"):
                 style = "bold green" if e.seat == HUMAN else ("bold red" if e.seat == COMPUTER else "bold")
             elif e.kind == "deal":
@@ -291,7 +318,8 @@ class BummerlApp(App[None]):
                 style = "cyan"
             else:
                 style = "dim"
-            log.write(Text(e.text, style=style))
+            out.append(Text(e.text, style=style))
+        return out
 
     # ------------------------------------------------------------------ the flow of play
 
@@ -303,16 +331,14 @@ class BummerlApp(App[None]):
     def after_change(self) -> None:
         """Redraw, then hand the turn on: to the computer, to a deal summary, or to you."""
         table = self.session.table
-        new = table.events[self._shown_events:]
-        self._shown_events = len(table.events)
-        self.log_events(new)
+        self.query_one("#log", EventLog).show(self.log_entries())
         self.refresh_table()
         if table.phase in ("deal_over", "game_over"):
             self.marry_mode = False
             if self._summary_for != table.deal_number:
                 self._summary_for = table.deal_number
                 self.status("The deal is over — press Enter for the summary and the next deal")
-                self.push_screen(DealSummaryScreen(table), self._summary_closed)
+                self.push_screen(self._summary(), self._summary_closed)
         elif table.bot_to_move:
             self.status(f"{table.name(COMPUTER)} is thinking…")
             self.schedule_bot()
@@ -325,7 +351,7 @@ class BummerlApp(App[None]):
         table = self.session.table
         if not view.legal_actions:
             return
-        if table.deal.ending:
+        if not view.hand:  # all cards are played: only a claim or a pass is left
             self.status("All cards are played: claim 66 (g) if you have it, or pass (p)")
         elif view.married >= 0:
             self.status(Text.assemble("Lead the king or queen of your marriage (",
@@ -333,14 +359,21 @@ class BummerlApp(App[None]):
                                       " — or claim 66 with g" if CLAIM in view.legal_actions else ""))
         elif view.lead_card is not None:
             led = card_text(view.lead_card, self.card_style)
-            self.status(Text.assemble(f"{table.name(COMPUTER)} led ", led, ": your card (1-6 or click)"))
+            keys = self._card_keys
+            self.status(Text.assemble(f"{table.name(COMPUTER)} led ", led, f": your card ({keys})"))
         else:
             extras = [k for k, a in (("x exchange", EXCHANGE), ("c close", CLOSE), ("g claim 66", CLAIM))
                       if a in view.legal_actions]
             if any(a.kind == "marry" for a in view.legal_actions):
                 extras.append("m marriage")
             more = f" — or {', '.join(extras)}" if extras else ""
-            self.status(f"Your lead: play a card (1-6 or click){more}")
+            self.status(f"Your lead: play a card ({self._card_keys}){more}")
+
+    @property
+    def _card_keys(self) -> str:
+        """How to play a card, for the status line."""
+        six = self.session.table.rules.sixty_six
+        return f"1-5, {SIXTH_CARD_KEY} or click" if six else "1-5 or click"
 
     def schedule_bot(self) -> None:
         """Let the computer move after the configured delay (its thinking runs off the UI thread)."""
@@ -383,23 +416,53 @@ class BummerlApp(App[None]):
             return
         self.after_change()
 
+    @property
+    def names(self) -> tuple[str, str]:
+        """The seats' names: (you, the computer)."""
+        table = self.session.table
+        return table.name(HUMAN), table.name(COMPUTER)
+
+    def _summary(self) -> DealSummaryScreen:
+        return DealSummaryScreen(self.session.view(), self.session.table.events, self.names, self.card_style)
+
     def _summary_closed(self, _result: object = None) -> None:
         table = self.session.table
         if table.phase == "game_over":
-            self.status("The Bummerl is over — q quits")
-            self.push_screen(GameOverScreen(table, samples=self.review_samples, solver=self.solver))
+            again = " — n plays again" if self.new_game is not None else ""
+            self.status(f"The Bummerl is over — q quits{again}")
+            self.push_screen(GameOverScreen(
+                table.events, self.names, self.card_style, lambda: table.decisions(HUMAN),
+                samples=self.review_samples, solver=self.solver, play_again=self.new_game is not None,
+            ))
             return
         self.session.next_deal()
         self.after_change()
 
-    def human_act(self, action: Action) -> None:
-        """Try your action; explain in the status line if it is not allowed."""
+    #: What the confirmation asks before an action that cannot be taken back.
+    QUESTIONS: ClassVar[dict[str, tuple[str, str]]] = {
+        "claim": ("Claim 66 now?", "The deal ends at once; a wrong claim gives the other side game points."),
+        "close": ("Close the talon?", "Nobody draws any more, and you must reach 66 or lose the deal."),
+    }
+
+    def human_act(self, action: Action, *, confirmed: bool = False) -> None:
+        """Try your action (asking first for a claim or a close, unless ``confirm`` is off); explain in the
+        status line if it is not allowed."""
         table = self.session.table
         if self.bot_pending or table.bot_to_move:
             self.status(f"Wait — it is {table.name(COMPUTER)}'s turn", error=True)
             return
         if table.phase != "playing":
             self.status("The deal is over — press Enter to continue", error=True)
+            return
+        question = self.QUESTIONS.get(action.kind)
+        if self.confirm and not confirmed and question and action in self.session.view().legal_actions:
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.human_act(action, confirmed=True)
+                else:
+                    self.status(f"No {action.kind}: your move")
+
+            self.push_screen(ConfirmScreen(*question), answered)
             return
         try:
             self.session.act(action)
@@ -413,9 +476,14 @@ class BummerlApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Every key stays live (an illegal one is explained in the status line); "next deal" is greyed
-        out while a deal is being played."""
+        out while a deal is being played; the sixth card's key exists only in Sixty-Six."""
         if action == "next":
             return True if self.session.table.phase != "playing" else None
+        sixty_six = self.session.table.rules.sixty_six
+        if action == "play" and parameters in ((0,), (5,)):  # the sixth card; the footer's "1-5"
+            return sixty_six if parameters == (5,) else not sixty_six
+        if action == "play_card":  # the footer's "1-5,0"
+            return sixty_six
         return True
 
     def _hand(self) -> list[Card]:
@@ -425,9 +493,13 @@ class BummerlApp(App[None]):
         """Play the card in a hand position (or choose it for a marriage)."""
         hand = self._hand()
         if slot >= len(hand):
-            self.status(f"You have no card {slot + 1}", error=True)
+            self.status(f"You have no card {slot + 1 if slot < 5 else 'in place 6'}", error=True)
             return
         self.choose_card(hand[slot])
+
+    def action_play_card(self, slot: int) -> None:
+        """The same as :meth:`action_play` (key 1 in Sixty-Six, shown in the footer as "1-5,0")."""
+        self.action_play(slot)
 
     def choose_card(self, card: Card) -> None:
         """A card picked by key or click: declares its marriage if it is the king or queen of one you may
@@ -466,13 +538,6 @@ class BummerlApp(App[None]):
         """Claim 66."""
         self.human_act(CLAIM)
 
-    def action_claim_or_six(self) -> None:
-        """Key 6: the sixth card in Sixty-Six when you hold six, else claim 66."""
-        if len(self._hand()) >= 6 and CLAIM not in self.session.view().legal_actions:
-            self.action_play(5)
-        else:
-            self.human_act(CLAIM)
-
     def action_pass_(self) -> None:
         """Pass after the last trick."""
         self.human_act(PASS)
@@ -509,7 +574,7 @@ class BummerlApp(App[None]):
         table = self.session.table
         if table.phase == "playing":
             return
-        self.push_screen(DealSummaryScreen(table), self._summary_closed)
+        self.push_screen(self._summary(), self._summary_closed)
 
     def action_analysis(self) -> None:
         """Show what each of your actions is worth here, over the hidden cards you cannot see."""
@@ -520,6 +585,22 @@ class BummerlApp(App[None]):
         self.push_screen(AnalysisScreen(view, self.card_style, samples=self.analysis_samples,
                                         solver=self.solver))
 
+    def action_score_sheet(self) -> None:
+        """Show the score sheet: every finished deal, who won it, its game points and why."""
+        self.push_screen(ScoreSheetScreen(self.session.table.events, self.names))
+
+    def action_play_again(self) -> None:
+        """At the end of the Bummerl: start a new one (when the app was given a way to make one)."""
+        if self.new_game is None:
+            self.status("This game cannot start another one: run bummerl play again", error=True)
+            return
+        if self.session.table.phase != "game_over":
+            return
+        self.session = self.new_game()
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.start()
+
     def action_quit_game(self) -> None:
-        """Quit; the game is saved and ``bummerl play --resume`` continues it."""
+        """Quit (from any screen); the game is saved and ``bummerl play --resume`` continues it."""
         self.exit()

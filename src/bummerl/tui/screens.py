@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -12,8 +13,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, LoadingIndicator, ProgressBar, Static
 
+from bummerl.actions import Action
 from bummerl.cards import Card
-from bummerl.table import CardStyle, Table, reason_text
+from bummerl.table import CardStyle, Event
 from bummerl.tui.advice import AnalysisUnavailable, Mistake, rate, review
 from bummerl.tui.widgets import card_text
 from bummerl.view import View
@@ -21,7 +23,16 @@ from bummerl.view import View
 if TYPE_CHECKING:
     from bummerl.analysis import ActionStats, Solver
 
-__all__ = ["AnalysisScreen", "DealSummaryScreen", "GameOverScreen", "action_text"]
+__all__ = [
+    "AnalysisScreen",
+    "ConfirmScreen",
+    "DealSummaryScreen",
+    "Dialog",
+    "GameOverScreen",
+    "ScoreSheetScreen",
+    "action_text",
+    "score_sheet",
+]
 
 HUMAN, COMPUTER = 0, 1
 
@@ -43,85 +54,186 @@ def action_text(action_str: str, style: CardStyle) -> Text:
     return Text(action_str)
 
 
-def _cards(cards: list[Card], style: CardStyle) -> Text:
+def _cards(cards: Sequence[Card], style: CardStyle) -> Text:
     return Text(" ").join(card_text(c, style) for c in cards) if cards else Text("—", style="dim")
 
 
-class DealSummaryScreen(ModalScreen[None]):
-    """Both sides' tricks and points, how the deal ended, and the Bummerl score."""
+def _says(name: str, you: str, other: str) -> str:
+    """``You win`` / ``Computer wins``: the verb agrees with the seat's name."""
+    return f"{name} {you if name.lower() == 'you' else other}"
+
+
+def score_sheet(events: Sequence[Event], names: tuple[str, str]) -> RichTable:
+    """The Bummerl deal by deal, from the table's ``deal_over`` events: who dealt, who won, the game points,
+    why, and the game points each seat still needed afterwards.
+
+    >>> from bummerl.table import Event
+    >>> over = Event("deal_over", "…", 0, 1, {"winner": 0, "game_points": 2, "why": "a correct claim of 66",
+    ...                                      "dealer": 1, "score": [5, 7]})
+    >>> sheet = score_sheet([over], ("You", "Computer"))
+    >>> sheet.row_count, [c.header for c in sheet.columns][:3]
+    (1, ['deal', 'dealer', 'won by'])
+    """
+    sheet = RichTable(box=None, padding=(0, 1), expand=False)
+    sheet.add_column("deal", justify="right")
+    sheet.add_column("dealer")
+    sheet.add_column("won by")
+    sheet.add_column("pts", justify="right")
+    sheet.add_column("why", ratio=1)
+    sheet.add_column(f"{names[0]} : {names[1]}", justify="center", no_wrap=True)
+    for e in events:
+        if e.kind != "deal_over":
+            continue
+        d = e.data
+        winner = d["winner"]
+        who = Text("draw", style="dim") if winner is None else Text(
+            names[winner], style="green" if winner == HUMAN else "yellow")
+        score = d["score"]
+        sheet.add_row(str(e.deal_number), names[d["dealer"]], who, str(d["game_points"]), d["why"],
+                      f"{score[0]} : {score[1]}")
+    return sheet
+
+
+Answer = TypeVar("Answer")
+
+
+class Dialog(ModalScreen[Answer], Generic[Answer]):
+    """A dialog over the table: ``q`` quits the game from here too (it is saved after every action)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit_game", "quit")]
+
+
+class ConfirmScreen(Dialog[bool]):
+    """Asks before an action that cannot be taken back (a claim, a close): True to go ahead."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,n,space,escape", "close", "continue", key_display="⏎"),
+        Binding("y,enter", "answer(True)", "yes"),
+        Binding("n,escape", "answer(False)", "no"),
     ]
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, question: str, detail: str = "") -> None:
         super().__init__()
-        self.table = table
+        self.question = question
+        self.detail = detail
 
     def compose(self) -> ComposeResult:
-        table = self.table
-        deal = table.deal
-        outcome = deal.outcome
-        style = table.card_style
-        with Vertical(classes="dialog", id="summary"):
-            if outcome is None:  # pragma: no cover - only shown after a deal
-                yield Label("The deal is not over", classes="title")
-                return
-            if outcome.winner is None:
-                head = f"Deal {table.deal_number} is a draw"
-            else:
-                who = table.name(outcome.winner)
-                verb = "win" if table.seats[outcome.winner].is_you else "wins"
-                s = "s" if outcome.game_points != 1 else ""
-                head = f"Deal {table.deal_number}: {who} {verb} {outcome.game_points} game point{s}"
-            yield Label(head, classes="title")
-            yield Static(Text.assemble(("Why: ", "bold"), reason_text(outcome)))
-            told = [e for e in table.events
-                    if e.deal_number == table.deal_number and e.kind in ("claim", "pass")]
-            if told:
-                yield Static(Text(told[-1].text, style="italic"))
-            grid = RichTable(box=None, expand=True, padding=(0, 1))
-            grid.add_column("", style="bold", no_wrap=True)
-            grid.add_column("tricks", justify="right")
-            grid.add_column("points", justify="right")
-            grid.add_column("cards taken")
-            for seat in (HUMAN, COMPUTER):
-                taken: list[Card] = []
-                for t in deal.trick_log:
-                    if t.winner == seat:
-                        taken += [t.lead, t.follow]
-                marriages = [40 if s == deal.trump_suit else 20 for p, s in deal.marriages if p == seat]
-                pts = Text(str(deal.points[seat]))
-                if marriages:
-                    pts.append(f" ({'+'.join(map(str, marriages))})", style="dim")
-                grid.add_row(table.name(seat), str(deal.tricks[seat]), pts, _cards(taken, style))
-            yield Static(grid)
-            left = [c for seat in (HUMAN, COMPUTER) for c in deal.hand(seat)]
-            if left:
-                yield Static(Text.assemble(
-                    ("Still in hand: ", "dim"),
-                    _cards(deal.hand(COMPUTER), style), (f" ({table.name(COMPUTER)})  ", "dim"),
-                    _cards(deal.hand(HUMAN), style), (f" ({table.name(HUMAN)})", "dim"),
-                ))
-            if deal.closed_by >= 0:
-                yield Static(Text(f"{table.name(deal.closed_by)} closed the talon.", style="dim"))
-            score = "   ".join(f"{table.name(s)} {table.score[s]}" for s in (HUMAN, COMPUTER))
-            yield Static(Text.assemble(("Bummerl, still needed: ", "bold"), score))
-            over = table.game.winner
-            if over is not None:
-                verb = "win" if table.seats[over].is_you else "wins"
-                yield Static(Text(f"{table.name(over)} {verb} the Bummerl!", style="bold green"))
-            yield Label("Enter: continue", classes="hint")
+        with Vertical(classes="dialog confirm", id="confirm"):
+            yield Label(self.question, classes="title")
+            if self.detail:
+                yield Static(Text(self.detail, style="dim"))
+            yield Label("y or Enter: yes   n or Esc: no", classes="hint")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class ScoreSheetScreen(Dialog[None]):
+    """The score sheet of the Bummerl so far (key ``s``)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,s", "close", "close", key_display="Esc"),
+    ]
+
+    def __init__(self, events: Sequence[Event], names: tuple[str, str]) -> None:
+        super().__init__()
+        self.events = list(events)
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="score-sheet"):
+            yield Label("Score sheet", classes="title")
+            with VerticalScroll():
+                if any(e.kind == "deal_over" for e in self.events):
+                    yield Static(score_sheet(self.events, self.names))
+                else:
+                    yield Static(Text("No deal is finished yet.", style="dim"))
+            yield Label("Esc: back to the game   q: quit", classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
-class AnalysisScreen(ModalScreen[None]):
+class DealSummaryScreen(Dialog[None]):
+    """Both sides' tricks and points, how the deal ended, the cards left in hand, and the score sheet.
+
+    Drawn from your view of the finished deal (which then reveals both hands) and the table's events.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,n,space,escape", "close", "continue", key_display="⏎"),
+    ]
+
+    def __init__(self, view: View, events: Sequence[Event], names: tuple[str, str], style: CardStyle) -> None:
+        super().__init__()
+        self.view = view
+        self.events = list(events)
+        self.names = names
+        self.card_style: CardStyle = style
+
+    def compose(self) -> ComposeResult:
+        view = self.view
+        names = self.names
+        style = self.card_style
+        over = [e for e in self.events if e.kind == "deal_over"]
+        with Vertical(classes="dialog", id="summary"):
+            if view.outcome is None or view.revealed_hands is None or not over:  # pragma: no cover
+                yield Label("The deal is not over", classes="title")
+                return
+            number = over[-1].deal_number
+            this_deal = [e for e in self.events if e.deal_number == number]
+            data = over[-1].data
+            winner = data["winner"]
+            if winner is None:
+                head = f"Deal {number} is a draw"
+            else:
+                s = "s" if data["game_points"] != 1 else ""
+                who = _says(names[winner], "win", "wins")
+                head = f"Deal {number}: {who} {data['game_points']} game point{s}"
+            yield Label(head, classes="title")
+            with VerticalScroll():
+                yield Static(Text.assemble(("Why: ", "bold"), data["why"]))
+                told = [e for e in this_deal if e.kind in ("claim", "pass")]
+                if told:
+                    yield Static(Text(told[-1].text, style="italic"))
+                grid = RichTable(box=None, expand=True, padding=(0, 1))
+                grid.add_column("", style="bold", no_wrap=True)
+                grid.add_column("tricks", justify="right")
+                grid.add_column("points", justify="right")
+                grid.add_column("cards taken", ratio=1)
+                for seat in (HUMAN, COMPUTER):
+                    taken = [c for t in view.tricks if t.winner == seat for c in (t.lead, t.follow)]
+                    marriages = [str(e.data["value"]) for e in this_deal
+                                 if e.kind == "marry" and e.seat == seat]
+                    pts = Text(str(view.points[seat]))
+                    if marriages:
+                        pts.append(f" ({'+'.join(marriages)})", style="dim")
+                    grid.add_row(names[seat], str(view.tricks_won[seat]), pts, _cards(taken, style))
+                yield Static(grid)
+                if any(view.revealed_hands):
+                    yield Static(Text.assemble(
+                        ("Still in hand: ", "dim"),
+                        _cards(view.revealed_hands[COMPUTER], style), (f" ({names[COMPUTER]})  ", "dim"),
+                        _cards(view.revealed_hands[HUMAN], style), (f" ({names[HUMAN]})", "dim"),
+                    ))
+                if view.closed_by >= 0:
+                    yield Static(Text(f"{names[view.closed_by]} closed the talon.", style="dim"))
+                yield Label("Score sheet", classes="caption")
+                yield Static(score_sheet(self.events, names))
+                ended = [e for e in self.events if e.kind == "game_over"]
+                if ended:
+                    who = names[ended[-1].data["winner"]]
+                    yield Static(Text(f"{_says(who, 'win', 'wins')} the Bummerl!", style="bold green"))
+            yield Label("Enter: continue   q: quit (the game is saved)", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class AnalysisScreen(Dialog[None]):
     """What each of your legal actions is worth here, over the hidden cards consistent with what you saw."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,enter,q", "close", "close", key_display="Esc"),
+        Binding("escape,question_mark,enter", "close", "close", key_display="Esc"),
     ]
 
     def __init__(self, view: View, style: CardStyle, samples: int | None = None,
@@ -139,7 +251,7 @@ class AnalysisScreen(ModalScreen[None]):
             waiting = Text("Solving the worlds that fit what you have seen…", style="dim")
             yield Static(waiting, id="analysis-body")
             yield LoadingIndicator(id="analysis-busy")
-            yield Label("Esc: back to the game", classes="hint")
+            yield Label("Esc: back to the game   q: quit", classes="hint")
 
     def on_mount(self) -> None:
         self.run_worker(self._compute, thread=True, group="analysis")
@@ -178,46 +290,59 @@ class AnalysisScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class GameOverScreen(ModalScreen[None]):
-    """The end of the Bummerl, and where you lost game points (your choices the analysis rated worst)."""
+class GameOverScreen(Dialog[None]):
+    """The end of the Bummerl: the score sheet, where you lost game points (your choices the analysis rated
+    worst), and a new game if the app can start one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q,escape,enter", "quit_app", "quit", key_display="q"),
+        Binding("escape", "app.quit_game", "quit"),
+        Binding("n", "app.play_again", "play again"),
+        Binding("s", "app.score_sheet", "score sheet"),
     ]
 
-    def __init__(self, table: Table, samples: int = 8, shown: int = 6, solver: Solver | None = None) -> None:
+    def __init__(self, events: Sequence[Event], names: tuple[str, str], style: CardStyle,
+                 decisions: Callable[[], Iterable[tuple[int, View, Action]]], *, samples: int = 8,
+                 shown: int = 6, solver: Solver | None = None, play_again: bool = False) -> None:
         super().__init__()
-        self.table = table
+        self.events = list(events)
+        self.names = names
+        self.card_style: CardStyle = style
+        self.decisions = decisions
         self.samples = samples
         self.solver = solver
         self.shown = shown
+        self.play_again = play_again
         self.done = False
         self.mistakes: list[Mistake] = []
 
     def compose(self) -> ComposeResult:
-        table = self.table
-        winner = table.game.winner
+        names = self.names
+        ended = [e for e in self.events if e.kind == "game_over"]
+        deals = [e for e in self.events if e.kind == "deal_over"]
         with Vertical(classes="dialog", id="game-over"):
-            if winner is None:  # pragma: no cover
+            if not ended or not deals:  # pragma: no cover
                 yield Label("The Bummerl is not over", classes="title")
                 return
-            verb = "win" if table.seats[winner].is_you else "wins"
-            score = f"{table.score[HUMAN]} : {table.score[COMPUTER]}"
-            yield Label(f"{table.name(winner)} {verb} the Bummerl ({score} still needed)", classes="title")
-            deals = len(table.game.finished)
-            won = sum(1 for s in table.game.finished if s.outcome.winner == HUMAN)
-            yield Static(f"{deals} deals played, you won {won}.")
-            yield Label("Where you lost game points", classes="caption")
-            yield ProgressBar(total=None, show_eta=False, id="review-progress")
-            with VerticalScroll(id="review-body-box"):
+            winner = ended[-1].data["winner"]
+            score = deals[-1].data["score"]
+            who = _says(names[winner], "win", "wins")
+            needed = f"{score[HUMAN]} : {score[COMPUTER]} still needed"
+            yield Label(f"{who} the Bummerl ({needed})", classes="title")
+            with VerticalScroll():
+                won = sum(1 for e in deals if e.data["winner"] == HUMAN)
+                yield Static(f"{len(deals)} deals played, you won {won}.")
+                yield Static(score_sheet(self.events, names))
+                yield Label("Where you lost game points", classes="caption")
+                yield ProgressBar(total=None, show_eta=False, id="review-progress")
                 yield Static(Text("Analysing your decisions…", style="dim"), id="review-body")
-            yield Label("q: quit (the game is saved)", classes="hint")
+            again = "n: play again   " if self.play_again else ""
+            yield Label(f"{again}q: quit (the game is saved)", classes="hint")
 
     def on_mount(self) -> None:
         self.run_worker(self._compute, thread=True, group="review")
 
     def _compute(self) -> None:
-        decisions = list(self.table.decisions(HUMAN))
+        decisions = list(self.decisions())
         bar = self.query_one("#review-progress", ProgressBar)
         self.app.call_from_thread(bar.update, total=max(len(decisions), 1), progress=0)
 
@@ -237,7 +362,7 @@ class GameOverScreen(ModalScreen[None]):
         costly = [m for m in mistakes if m.loss >= 0.05][: self.shown]
         if not costly:
             return Text("No costly choices found: well played!", style="green")
-        style = self.table.card_style
+        style = self.card_style
         grid = RichTable(box=None, padding=(0, 2))
         grid.add_column("deal", justify="right")
         grid.add_column("trick", justify="right")
@@ -253,6 +378,3 @@ class GameOverScreen(ModalScreen[None]):
         self.done = True
         self.query_one("#review-progress", ProgressBar).display = False
         self.query_one("#review-body", Static).update(body)
-
-    def action_quit_app(self) -> None:
-        self.app.exit()

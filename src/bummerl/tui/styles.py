@@ -71,6 +71,9 @@ Screen {
 #talon-box {
     width: 22;
 }
+#talon-row {
+    height: 5;
+}
 #trick-box {
     width: 1fr;
     padding-left: 4;
@@ -94,6 +97,19 @@ Screen {
 #hand CardWidget {
     margin-right: 1;
 }
+/* German faces are a column wider ("Schellen"): no gap between them, and on a narrow screen each card
+   overlaps the one before by a column (its left border covers the other's right one), so six still fit. */
+#hand.german CardWidget {
+    margin-right: 0;
+}
+.-narrow #table.german {
+    padding: 0 0 0 1;
+}
+.-narrow #hand.german #hand-1 { offset: -1 0; }
+.-narrow #hand.german #hand-2 { offset: -2 0; }
+.-narrow #hand.german #hand-3 { offset: -3 0; }
+.-narrow #hand.german #hand-4 { offset: -4 0; }
+.-narrow #hand.german #hand-5 { offset: -5 0; }
 #talon {
     margin-right: 1;
 }
@@ -151,7 +167,13 @@ ModalScreen {
 }
 .dialog VerticalScroll {
     height: auto;
-    max-height: 16;
+    max-height: 65vh;
+}
+.dialog .caption {
+    margin-top: 1;
+}
+#confirm {
+    width: 64;
 }
 .dialog DataTable {
     height: auto;

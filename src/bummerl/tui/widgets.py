@@ -14,12 +14,19 @@ from textual.widgets import Static
 from bummerl.cards import CARDS, Card, Rank, Suit
 from bummerl.table import RANK_LABELS, CardStyle, card_name
 
-__all__ = ["CardWidget", "card_text", "suit_colour", "suit_text"]
+__all__ = ["CardWidget", "card_face", "card_text", "face_width", "suit_colour", "suit_text"]
 
 _FRENCH_COLOUR = {Suit.C: "bright_white", Suit.D: "red1", Suit.H: "red1", Suit.S: "bright_white"}
 _GERMAN_COLOUR = {Suit.C: "dark_orange3", Suit.D: "gold1", Suit.H: "red1", Suit.S: "green3"}
-#: Width of a card face inside its border.
-FACE_WIDTH = 7
+
+
+def face_width(style: CardStyle) -> int:
+    """Width of a card face inside its border: 7 for French faces, 8 for German ones ("Schellen").
+
+    >>> face_width("french"), face_width("german")
+    (7, 8)
+    """
+    return 8 if style == "german" else 7
 
 
 def suit_colour(suit: Suit | int, style: CardStyle = "french") -> str:
@@ -44,29 +51,32 @@ def suit_text(suit: Suit | int, style: CardStyle = "french") -> Text:
 def card_text(card: Card | int, style: CardStyle = "french") -> Text:
     """A card inline, in colour: ``Q♥`` or ``Herz O``.
 
-    >>> card_text(Card.parse("TD")).plain, card_text(Card.parse("QH"), "german").plain
-    ('10♦', 'Herz O')
+    >>> card_text(Card.parse("TD")).plain, card_text(Card.parse("AD"), "german").plain
+    ('10♦', 'Schellen Sau')
     """
     c = CARDS[int(card)]
     return Text(card_name(c, style), style=f"bold {suit_colour(c.suit, style)}")
 
 
-def _face(card: Card, style: CardStyle) -> Text:
-    """The three lines inside a card's border: rank top left, suit in the middle, rank bottom right."""
+def card_face(card: Card, style: CardStyle) -> Text:
+    """The three lines inside a card's border: rank top left, suit in the middle, rank bottom right.
+
+    >>> card_face(Card.parse("AD"), "german").plain.splitlines()
+    ['Sau     ', 'Schellen', '     Sau']
+    """
     colour = suit_colour(card.suit, style)
     rank = RANK_LABELS[style][card.rank]
-    # "Schellen" is one letter too wide for a card face: the Austrian "Schelln" fits.
-    middle = card.suit.german.replace("Schellen", "Schelln") if style == "german" else card.suit.symbol
+    middle = card.suit.german if style == "german" else card.suit.symbol
     if style == "french":
         middle = f"{middle} {middle}" if card.rank == Rank.TEN else middle
-    w = FACE_WIDTH
+    w = face_width(style)
     lines = (rank.ljust(w), middle.center(w), rank.rjust(w))
     return Text.assemble(("\n".join(lines), f"bold {colour}"))
 
 
-def _back(label: str = "") -> Text:
-    fill = "░" * FACE_WIDTH
-    mid = label.center(FACE_WIDTH, "░") if label else fill
+def _back(label: str, width: int) -> Text:
+    fill = "░" * width
+    mid = label.center(width, "░") if label else fill
     return Text.assemble((f"{fill}\n{mid}\n{fill}", "blue"))
 
 
@@ -93,6 +103,7 @@ class CardWidget(Static):
     CardWidget.chosen { border: heavy $warning; }
     CardWidget.faded { opacity: 60%; }
     CardWidget.face:hover { border: heavy $accent; }
+    CardWidget.german { width: 10; }
     """
 
     class Clicked(Message):
@@ -114,15 +125,17 @@ class CardWidget(Static):
         """Show a card face (``card``), a back (``back=True``, with an optional label) or an empty place."""
         self.card = card
         self.remove_class("face", "back", "empty")
+        self.set_class(style == "german", "german")
+        width = face_width(style)
         if card is not None and not back:
             self.add_class("face")
-            self.update(_face(card, style))
+            self.update(card_face(card, style))
         elif back:
             self.add_class("back")
-            self.update(_back(label))
+            self.update(_back(label, width))
         else:
             self.add_class("empty")
-            self.update(Text(label.center(FACE_WIDTH), style="dim"))
+            self.update(Text(label.center(width), style="dim"))
 
     def on_click(self) -> None:
         self.post_message(self.Clicked(self.slot, self.card, self.id))

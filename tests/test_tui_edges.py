@@ -1,0 +1,396 @@
+"""The terminal game's rough edges, played through Textual's pilot (issue 11, section 6): the keys of
+Sixty-Six, the trump line, the log at 80x24, q on every screen, confirmations, the score sheet, play again,
+the log without open tricks, German card names, and a UI that reads only views and events."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from bummerl.actions import Action
+from bummerl.cards import CARDS, Card
+from bummerl.rules import Rules
+from bummerl.table import FirstLegal, card_name
+from bummerl.tui.app import SIXTH_CARD_KEY, BummerlApp, sorted_hand
+from bummerl.tui.eventlog import EventLog
+from bummerl.tui.screens import (
+    AnalysisScreen,
+    ConfirmScreen,
+    DealSummaryScreen,
+    GameOverScreen,
+    ScoreSheetScreen,
+)
+from bummerl.tui.widgets import card_face
+from helpers.arena_bots import Script
+from helpers.tui import press, run, screen_text, session, settle
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "bummerl"
+SMALL = (80, 24)
+# Sixty-Six, you lead (the computer deals): you hold K♠ 10♠ A♠ K♥ 10♥ A♥, the computer 9♦ J♦ Q♦ 9♥ J♥ Q♥;
+# the trump card is A♣; the talon starts 9♣ J♣.
+SIXTY_SIX_DECK = "AS TS KS 9D JD QD AC AH TH KH 9H JH QH 9C JC QC KC TC 9S JS QS TD KD AD"
+SIXTY_SIX_BY_HAND = Rules.preset("sixty-six").replace(auto_claim=False)
+
+
+def status(app: BummerlApp) -> str:
+    return str(app.query_one("#status").content)  # type: ignore[attr-defined]
+
+
+def history(app: BummerlApp) -> list[str]:
+    return [str(a) for a in app.session.table.deal.history]
+
+
+def footer_line(app: BummerlApp) -> str:
+    return screen_text(app).rstrip("\n").splitlines()[-1]
+
+
+def sixty_six(tmp_path: Path, rules: Rules = SIXTY_SIX_BY_HAND, cards: str = "french") -> BummerlApp:
+    s = session(tmp_path, decks=[SIXTY_SIX_DECK], rules=rules, cards=cards, bot=Script(["play 9D"]))
+    return BummerlApp(s, delay=0)
+
+
+# ----------------------------------------------------------------------------- keys 6 and 0
+
+
+def test_in_sixty_six_key_0_plays_the_sixth_card_and_6_claims(tmp_path: Path) -> None:
+    app = sixty_six(tmp_path)
+
+    async def body(pilot: Pilot[None]) -> None:
+        assert [str(c) for c in sorted_hand(app.session.view())][5] == "AH"
+        footer = footer_line(app)
+        assert f"1-5,{SIXTH_CARD_KEY} play" in footer and "g/6 claim" in footer
+        assert app.query_one("#hand-5").border_title == SIXTH_CARD_KEY  # the card shows its key
+        await press(pilot, app, "6")  # not a card: a claim, which is not allowed before a trick is won
+        assert history(app) == []
+        assert "Not allowed: you may claim only right after winning a trick" in status(app)
+        await press(pilot, app, SIXTH_CARD_KEY)  # A♥; the computer throws 9♦ and you take the trick
+        assert history(app)[:2] == ["play AH", "play 9D"]
+        await press(pilot, app, "6")
+        assert isinstance(app.screen, ConfirmScreen) and "Claim 66 now?" in screen_text(app)
+        await press(pilot, app, "n")
+        assert not isinstance(app.screen, ConfirmScreen) and history(app)[-1] == "play 9D"
+
+    run(app, body)
+
+
+def test_in_schnapsen_the_footer_offers_1_to_5_and_key_0_does_nothing(tmp_path: Path) -> None:
+    app = BummerlApp(session(tmp_path), delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        footer = footer_line(app)
+        assert "1-5 play" in footer and f"1-5,{SIXTH_CARD_KEY}" not in footer and "g/6 claim" in footer
+        await press(pilot, app, SIXTH_CARD_KEY)
+        assert history(app) == []
+        await press(pilot, app, "6")
+        assert history(app) == [] and "Not allowed" in status(app)
+
+    run(app, body)
+
+
+# ----------------------------------------------------------------------------- the trump line
+
+
+@pytest.mark.parametrize("cards", ["french", "german"])
+def test_the_trump_suit_stays_on_screen_open_closed_and_used_up(tmp_path: Path, cards: str) -> None:
+    s = session(tmp_path, decks=[SIXTY_SIX_DECK], rules="sixty-six", cards=cards, bot=FirstLegal())
+    app = BummerlApp(s, delay=0, confirm=False)
+    trump = "Trump ♣" if cards == "french" else "Trump Eichel"
+
+    def table_area() -> str:  # the table only (left of the side panel): not the log's "Trump is ..."
+        return "\n".join(line[:56] for line in screen_text(app).splitlines())
+
+    async def body(pilot: Pilot[None]) -> None:
+        assert "Talon 12" in table_area() and trump in table_area()
+        await press(pilot, app, "1")
+        await press(pilot, app, "c")  # you won the trick: close
+        assert "Closed by You" in table_area() and trump in table_area()
+
+    run(app, body, size=SMALL)
+
+    s = session(tmp_path / "2", decks=[SIXTY_SIX_DECK], rules="sixty-six", cards=cards, bot=FirstLegal())
+    app = BummerlApp(s, delay=0, confirm=False)
+
+    async def used_up(pilot: Pilot[None]) -> None:
+        while s.view().talon_size > 0:
+            card = next(a for a in s.view().legal_actions if a.kind == "play")
+            await press(pilot, app, *_keys(app, card), look=False)
+        assert "Talon used up" in table_area() and trump in table_area()
+
+    run(app, used_up, size=SMALL)
+
+
+def _keys(app: BummerlApp, action: Action) -> list[str]:
+    assert action.card is not None
+    slot = sorted_hand(app.session.view()).index(action.card)
+    return [str(slot + 1) if slot < 5 else SIXTH_CARD_KEY]
+
+
+# ----------------------------------------------------------------------------- the log
+
+
+def _log_lines(app: BummerlApp) -> list[str]:
+    return [line.text for line in app.query_one("#log", EventLog).lines]
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def _check_log_fits(app: BummerlApp) -> None:
+    log = app.query_one("#log", EventLog)
+    width = log.scrollable_content_region.width
+    lines = _log_lines(app)
+    assert lines and all(len(line.rstrip()) <= width for line in lines), (width, lines)
+    # Every word of every event, in order: nothing cut off.
+    shown = _words(" ".join(lines))
+    expected = _words(" ".join(e.plain for e in log.entries))
+    assert shown == expected
+
+
+def test_the_event_log_at_80x24_loses_no_letters_and_rewraps_on_resize(tmp_path: Path) -> None:
+    s = session(tmp_path, decks=[SIXTY_SIX_DECK], rules="sixty-six", cards="german", bot=FirstLegal())
+    app = BummerlApp(s, delay=0, confirm=False)
+
+    async def body(pilot: Pilot[None]) -> None:
+        while not s.view().is_over:  # a whole deal: far more lines than the log has rows
+            action = next(a for a in s.view().legal_actions if a.kind == "play")
+            await press(pilot, app, *_keys(app, action), look=False)
+        await press(pilot, app, "enter", look=False)  # the summary; the next deal begins
+        assert len(_log_lines(app)) > 20  # the log scrolls
+        _check_log_fits(app)
+        narrow = app.query_one("#log", EventLog).scrollable_content_region.width
+        await pilot.resize_terminal(120, 30)
+        await settle(pilot, app)
+        await pilot.pause(0.1)
+        assert app.query_one("#log", EventLog).scrollable_content_region.width > narrow
+        _check_log_fits(app)
+        await pilot.resize_terminal(*SMALL)
+        await settle(pilot, app)
+        await pilot.pause(0.1)
+        _check_log_fits(app)
+
+    run(app, body, size=SMALL)
+
+
+def test_without_open_tricks_the_log_drops_a_tricks_cards_once_the_next_trick_begins(tmp_path: Path) -> None:
+    # Sharp rules (open_tricks off). You lead A♠, the computer answers J♣; then you lead again.
+    app = BummerlApp(session(tmp_path, rules="sharp", bot=Script(["play JC", "play QC"])), delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await press(pilot, app, "5")  # A♠
+        log = " ".join(_log_lines(app))
+        assert "You play A♠" in log and "Computer plays J♣" in log and "You take the trick" in log
+        await press(pilot, app, "4")  # 10♠ begins the next trick
+        log = " ".join(_log_lines(app))
+        assert "You take the trick" in log and "You play 10♠" in log
+        assert "A♠" not in log and "J♣" not in log
+
+    run(app, body)
+
+
+def test_with_open_tricks_the_log_keeps_every_card(tmp_path: Path) -> None:
+    app = BummerlApp(session(tmp_path, bot=Script(["play JC", "play QC"])), delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await press(pilot, app, "5", "4")
+        log = " ".join(_log_lines(app))
+        assert "You play A♠" in log and "Computer plays J♣" in log and "You play 10♠" in log
+
+    run(app, body)
+
+
+# ----------------------------------------------------------------------------- q everywhere
+
+
+async def _open(pilot: Pilot[None], app: BummerlApp, where: str) -> None:
+    """Bring up one of the app's screens."""
+    if where == "confirm":
+        await press(pilot, app, "c")
+    elif where == "scores":
+        await press(pilot, app, "s")
+    elif where == "analysis":
+        await press(pilot, app, "question_mark")
+    elif where == "summary":
+        await press(pilot, app, "x", "5", "c", "y", "m", "2", "g", "y")
+
+
+SCREENS = {"table": None, "confirm": ConfirmScreen, "scores": ScoreSheetScreen, "analysis": AnalysisScreen,
+           "summary": DealSummaryScreen}
+
+
+@pytest.mark.parametrize("where", list(SCREENS))
+def test_q_quits_from_every_screen(tmp_path: Path, where: str) -> None:
+    app = BummerlApp(session(tmp_path), delay=0, analysis_samples=2)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await _open(pilot, app, where)
+        kind = SCREENS[where]
+        assert kind is None or isinstance(app.screen, kind)
+        assert app.return_code is None
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_code == 0
+
+    run(app, body)
+
+
+# ----------------------------------------------------------------------------- confirmations
+
+
+def test_a_close_and_a_claim_ask_first_and_no_keeps_the_game_as_it_was(tmp_path: Path) -> None:
+    app = BummerlApp(session(tmp_path), delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await press(pilot, app, "x", "5")
+        before = history(app)
+        screen = await press(pilot, app, "c")
+        assert isinstance(app.screen, ConfirmScreen) and "Close the talon?" in screen
+        await press(pilot, app, "escape")
+        assert history(app) == before and "No close" in status(app)
+        await press(pilot, app, "c", "y")
+        assert history(app) == [*before, "close"]
+        await press(pilot, app, "m", "2")
+        await press(pilot, app, "g")
+        assert isinstance(app.screen, ConfirmScreen) and "Claim 66 now?" in screen_text(app)
+        await press(pilot, app, "y")
+        assert history(app)[-1] == "claim" and isinstance(app.screen, DealSummaryScreen)
+
+    run(app, body)
+
+
+def test_without_confirmation_a_close_happens_at_once_and_an_illegal_claim_is_only_explained(
+    tmp_path: Path,
+) -> None:
+    app = BummerlApp(session(tmp_path), delay=0, confirm=False)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await press(pilot, app, "g")  # not allowed now: explained, nothing asked
+        assert not isinstance(app.screen, ConfirmScreen) and "Not allowed" in status(app)
+        await press(pilot, app, "c")
+        assert history(app) == ["close"] and not isinstance(app.screen, ConfirmScreen)
+
+    run(app, body)
+
+
+# ----------------------------------------------------------------------------- the score sheet
+
+
+def test_the_score_sheet_lists_each_deal_with_its_winner_points_and_reason(tmp_path: Path) -> None:
+    app = BummerlApp(session(tmp_path), delay=0, confirm=False)
+
+    async def body(pilot: Pilot[None]) -> None:
+        screen = await press(pilot, app, "s")
+        assert isinstance(app.screen, ScoreSheetScreen) and "No deal is finished yet." in screen
+        await press(pilot, app, "escape")
+        await press(pilot, app, "x", "5", "c", "m", "2", "g")
+        screen = screen_text(app)  # the summary at the end of the deal holds the sheet
+        assert isinstance(app.screen, DealSummaryScreen)
+        row = re.compile(r"1\s+Computer\s+You\s+3\s+a correct claim of 66\s+4 : 7")
+        assert "Score sheet" in screen and row.search(screen)
+        await press(pilot, app, "enter", "s")
+        screen = screen_text(app)
+        assert isinstance(app.screen, ScoreSheetScreen) and row.search(screen)
+
+    run(app, body)
+
+
+# ----------------------------------------------------------------------------- play again
+
+
+def _claims_win(deal: object) -> dict[Action, int]:
+    return {a: 0 for a in deal.legal_actions()}  # type: ignore[attr-defined]
+
+
+def test_play_again_at_the_end_starts_a_fresh_game(tmp_path: Path) -> None:
+    from bummerl.tui.session import PlaySession
+
+    made: list[PlaySession] = []
+
+    def new_game() -> PlaySession:
+        made.append(PlaySession.new(Rules.preset("standard"), level="medium", seed=9, first_dealer=0,
+                                    home=tmp_path, bot=FirstLegal()))
+        return made[-1]
+
+    first = PlaySession.new(Rules.preset("standard"), level="medium", seed=5, home=tmp_path, bot=FirstLegal())
+    app = BummerlApp(first, delay=0, confirm=False, review_samples=1, solver=_claims_win, new_game=new_game)
+
+    async def body(pilot: Pilot[None]) -> None:
+        steps = 0
+        while first.table.phase != "game_over" or isinstance(app.screen, DealSummaryScreen):
+            steps += 1
+            assert steps < 600
+            if isinstance(app.screen, DealSummaryScreen):
+                await press(pilot, app, "enter", look=False)
+                continue
+            legal = first.view().legal_actions
+            claims = [a for a in legal if a.kind == "claim"]
+            action = claims[0] if claims else next(a for a in legal if a.kind == "play")
+            keys = ["g"] if claims else _keys(app, action)
+            await press(pilot, app, *keys, look=False)
+        assert isinstance(app.screen, GameOverScreen)
+        for _ in range(3000):
+            if app.screen.done:
+                break
+            await pilot.pause(0.01)
+        screen = screen_text(app)
+        assert "n: play again" in screen and "deal  dealer" in screen  # and the score sheet
+        await press(pilot, app, "n")
+        assert made and app.session is made[0] and app.session is not first
+        assert not isinstance(app.screen, GameOverScreen) and len(app.screen_stack) == 1
+        assert app.session.table.deal_number == 1 and app.session.view().score == (7, 7)
+        log = " ".join(_log_lines(app))
+        assert log.startswith("Deal 1: You deal.")  # a fresh log
+
+    run(app, body)
+
+
+def test_without_a_factory_the_end_offers_only_quit(tmp_path: Path) -> None:
+    app = BummerlApp(session(tmp_path), delay=0)
+    assert app.new_game is None
+
+    async def body(pilot: Pilot[None]) -> None:
+        await press(pilot, app, "n")  # "next deal" while playing: nothing happens
+        assert app.session.table.deal_number == 1 and history(app) == []
+
+    run(app, body)
+
+
+# ----------------------------------------------------------------------------- German cards
+
+
+def test_german_faces_say_sau_and_spell_schellen_one_way() -> None:
+    for card in CARDS:
+        face = card_face(card, "german").plain
+        assert card.suit.german in face  # Schellen in full: the face is wide enough
+        assert ("Sau" in face) == (card.rank.name == "ACE")
+    assert card_name(Card.parse("AD"), "german") == "Schellen Sau"
+    spellings = set()
+    for path in SRC.rglob("*.py"):
+        spellings |= set(re.findall(r"Schel+e?n\w*", path.read_text(encoding="utf-8")))
+    assert spellings == {"Schellen"}
+
+
+def test_german_sixty_six_fits_80_columns_with_six_cards(tmp_path: Path) -> None:
+    app = sixty_six(tmp_path, cards="german")
+
+    async def body(pilot: Pilot[None]) -> None:
+        screen = screen_text(app)
+        lines = screen.splitlines()
+        hand_row = next(line for line in lines if "─ 1 ─" in line)
+        assert f"─ {SIXTH_CARD_KEY} ─" in hand_row.split("▊")[0]  # the sixth card is inside the table
+        assert "Sau" in screen and "Herz" in screen and "Laub" in screen
+        assert "Trump Eichel" in screen
+
+    run(app, body, size=SMALL)
+
+
+# ----------------------------------------------------------------------------- views and events only
+
+
+def test_the_terminal_ui_reads_views_and_events_never_the_deal() -> None:
+    for path in sorted((SRC / "tui").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"table\.deal\b(?!_number)|\.deal\.|\.game\.deal", text), path.name
