@@ -108,3 +108,35 @@ def test_a_damaged_game_is_listed_by_name_and_the_others_still_are(home: Path) -
     export = runner.invoke(app, ["games", "export", bad.id])
     assert export.exit_code == 2 and export.stderr.startswith(f"error: game {bad.id} is damaged")
     assert "Traceback" not in export.output
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_corrupted_database_file_never_gives_a_traceback(home: Path, seed: int) -> None:
+    """Garbage over some bytes of the file: every command answers in lines (error, warning), exit 0 or 2."""
+    import random
+
+    sessions = [played(home, "standard", "easy", n, 30) for n in range(6)]
+    ids = [s.id for s in sessions]
+    for s in sessions:
+        s.close()
+    path = home / DB_NAME
+    assert not (home / f"{DB_NAME}-wal").exists()  # all in the main file once closed
+    data = bytearray(path.read_bytes())
+    rng = random.Random(seed)
+    start = rng.randrange(100 if seed == 0 else 4096, len(data) - 64)  # seed 0 hits the file header
+    size = min(rng.choice((16, 200, 2000)), len(data) - start)
+    data[start:start + size] = rng.randbytes(size)
+    path.write_bytes(bytes(data))
+    commands = (["games"], ["games", "--json"], ["stats"], ["play", "--resume"], ["play", "--resume", ids[0]],
+                ["games", "export", ids[1]], ["games", "delete", ids[2]], ["play"])
+    for args in commands:
+        result = runner.invoke(app, args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+        assert result.exit_code in (0, 2), (args, result.output)
+        for line in result.stderr.splitlines():
+            assert line.startswith(("error: ", "warning: ", "note: ")), (args, line)
+        if args == ["games"] and result.exit_code == 0:  # no game skipped silently: listed, or named damaged
+            listed = {line.split()[0]: line.split()[-1] for line in result.stdout.splitlines()}
+            assert set(listed) == set(ids), result.output
+            for game_id, state in listed.items():
+                assert state != "damaged" or f"game {game_id} is damaged" in result.stderr

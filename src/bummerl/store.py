@@ -399,8 +399,8 @@ class GameStore:
     @property
     def schema_version(self) -> int:
         """The number of migration steps applied."""
-        with self._lock:
-            return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        with self._reading() as db:
+            return int(db.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
         """Release this process's leases and close the connection."""
@@ -424,10 +424,12 @@ class GameStore:
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
+                db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:  # also after a failed COMMIT: leave no transaction open
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
                 raise
-            db.execute("COMMIT")
 
     @contextlib.contextmanager
     def _writing(self, what: str) -> Iterator[sqlite3.Connection]:
@@ -437,6 +439,15 @@ class GameStore:
                 yield db
         except sqlite3.Error as err:
             raise StoreError(f"cannot save {what} in {self.path}: {err}") from None
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection, under the lock, with SQLite errors as one-line :class:`StoreError`."""
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as err:
+                raise self._damaged_db(err) from None
 
     # ------------------------------------------------------------------ writing games
 
@@ -552,13 +563,10 @@ class GameStore:
         """
         if not isinstance(text, str) or not _ID.fullmatch(text):
             raise GameNotFound(f"no saved game {str(text)[:80]!r}")
-        with self._lock:
-            try:
-                ids = [r[0] for r in self._db.execute(
-                    "SELECT id FROM games WHERE id = ? OR substr(id, 1, ?) = ? ORDER BY id",
-                    (text, len(text), text))]
-            except sqlite3.DatabaseError as err:
-                raise self._damaged_db(err) from None
+        with self._reading() as db:
+            ids = [r[0] for r in db.execute(
+                "SELECT id FROM games WHERE id = ? OR substr(id, 1, ?) = ? ORDER BY id",
+                (text, len(text), text))]
         if text in ids:
             return str(text)
         if not ids:
@@ -568,7 +576,8 @@ class GameStore:
         return str(ids[0])
 
     def load(self, game_id: str) -> StoredGame:
-        """The stored game, replayed; :class:`GameNotFound`, or :class:`GameDamaged` naming what is wrong."""
+        """The stored game, replayed; :class:`GameNotFound`, or :class:`GameDamaged` naming what is wrong
+        (its rows do not read, or do not replay)."""
         with self._lock:
             try:
                 db = self._db
@@ -579,7 +588,9 @@ class GameStore:
                                    "ORDER BY deal_index", (game_id,)).fetchall()
                 actions = db.execute("SELECT deal_index, seq, action FROM actions WHERE game_id = ? "
                                      "ORDER BY deal_index, seq", (game_id,)).fetchall()
-            except sqlite3.DatabaseError as err:
+            except sqlite3.Error as err:
+                if _unreadable(err):
+                    raise GameDamaged(game_id, f"its rows cannot be read ({err})") from None
                 raise self._damaged_db(err) from None
         try:
             return _build(row, deals, actions)
@@ -588,12 +599,13 @@ class GameStore:
 
     def games(self) -> Iterator[StoredGame | GameDamaged]:
         """Every stored game, the most recently played first; a damaged one is yielded as its error."""
-        with self._lock:
+        with self._reading() as db:
             try:
-                ids = [r[0] for r in self._db.execute(
-                    "SELECT id FROM games ORDER BY updated DESC, rowid DESC")]
-            except sqlite3.DatabaseError as err:
-                raise self._damaged_db(err) from None
+                ids = [r[0] for r in db.execute("SELECT id FROM games ORDER BY updated DESC, rowid DESC")]
+            except sqlite3.DatabaseError as err:  # a damaged index: read the table itself, newest rows first
+                if not _unreadable(err):
+                    raise
+                ids = [r[0] for r in db.execute("SELECT id FROM games NOT INDEXED ORDER BY rowid DESC")]
         for game_id in ids:
             try:
                 yield self.load(game_id)
@@ -604,12 +616,9 @@ class GameStore:
 
     def latest_playing(self) -> StoredGame | None:
         """The most recently played unfinished game, if any (:class:`GameDamaged` if that one is damaged)."""
-        with self._lock:
-            try:
-                row = self._db.execute("SELECT id FROM games WHERE state = 'playing' "
-                                       "ORDER BY updated DESC, rowid DESC LIMIT 1").fetchone()
-            except sqlite3.DatabaseError as err:
-                raise self._damaged_db(err) from None
+        with self._reading() as db:
+            row = db.execute("SELECT id FROM games WHERE state = 'playing' "
+                                   "ORDER BY updated DESC, rowid DESC LIMIT 1").fetchone()
         return None if row is None else self.load(row[0])
 
     def stats(self) -> Stats:
@@ -670,9 +679,8 @@ class GameStore:
 
     def holder(self, game_id: str) -> int | None:
         """The pid of the live process holding the game, if any."""
-        with self._lock:
-            row = self._db.execute("SELECT pid, host, started FROM leases WHERE game_id = ?",
-                                   (game_id,)).fetchone()
+        with self._reading() as db:
+            row = db.execute("SELECT pid, host, started FROM leases WHERE game_id = ?", (game_id,)).fetchone()
         return row[0] if row is not None and _alive(row[0], row[1], row[2]) else None
 
     # ------------------------------------------------------------------ settings
@@ -680,11 +688,8 @@ class GameStore:
     def settings(self) -> dict[str, Any]:
         """The remembered settings (values as JSON); unreadable ones are left out (callers check values)."""
         out: dict[str, Any] = {}
-        with self._lock:
-            try:
-                rows = self._db.execute("SELECT key, value FROM settings").fetchall()
-            except sqlite3.DatabaseError as err:
-                raise self._damaged_db(err) from None
+        with self._reading() as db:
+            rows = db.execute("SELECT key, value FROM settings").fetchall()
         for key, value in rows:
             with contextlib.suppress(ValueError, TypeError):
                 out[str(key)] = json.loads(value)
@@ -700,9 +705,12 @@ class GameStore:
 
     def import_problems(self) -> list[str]:
         """One line for every old JSON save that could not be imported (the files are kept)."""
-        with self._lock:
-            rows = self._db.execute("SELECT file, problem FROM legacy_imports WHERE problem IS NOT NULL "
-                                    "ORDER BY file").fetchall()
+        try:
+            with self._reading() as db:
+                rows = db.execute("SELECT file, problem FROM legacy_imports WHERE problem IS NOT NULL "
+                                  "ORDER BY file").fetchall()
+        except StoreError as err:
+            return [f"the list of imported old saves cannot be read: {err}"]
         return [_legacy_note(file, problem) for file, problem in rows]
 
     def _import_legacy(self, folder: Path) -> None:
@@ -725,6 +733,12 @@ class GameStore:
                     self.notes.append(_legacy_note(path.name, problem))
                 db.execute("INSERT INTO legacy_imports VALUES (?, ?, ?, ?)",
                            (path.name, game_id, problem, _now()))
+
+
+def _unreadable(err: sqlite3.Error) -> bool:
+    """Whether an SQLite error means damaged rows (not a busy or unwritable database)."""
+    return isinstance(err, sqlite3.IntegrityError | sqlite3.DataError) or any(
+        w in str(err) for w in ("malformed", "not a database", "corrupt"))
 
 
 def _legacy_note(file: str, problem: str) -> str:
