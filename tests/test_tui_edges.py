@@ -394,3 +394,31 @@ def test_the_terminal_ui_reads_views_and_events_never_the_deal() -> None:
     for path in sorted((SRC / "tui").glob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"table\.deal\b(?!_number)|\.deal\.|\.game\.deal", text), path.name
+
+
+# ----------------------------------------------------------------------------- a failed save
+
+
+def test_a_failed_save_is_said_on_screen_and_nothing_claims_the_game_is_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bummerl.store import StoreError
+
+    s = session(tmp_path)
+    app = BummerlApp(s, delay=0, confirm=False)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise StoreError("disk full")
+
+    async def body(pilot: Pilot[None]) -> None:
+        monkeypatch.setattr(s.store, "sync", broken)
+        screen = await press(pilot, app, "x")
+        assert "could not be saved" in status(app) and "disk full" in status(app)
+        assert app.query_one("#status").has_class("error")
+        assert "The game could not be saved: disk full" in screen
+        await press(pilot, app, "5", "c", "m", "2", "g")
+        screen = screen_text(app)
+        assert isinstance(app.screen, DealSummaryScreen)
+        assert "could NOT be saved" in screen and "the game is saved" not in screen
+
+    run(app, body)

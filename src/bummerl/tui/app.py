@@ -308,7 +308,9 @@ class BummerlApp(App[None]):
         table = self.session.table
         out = [Text(self.session.note, style="italic yellow")] if self.session.note else []
         for e in visible_events(table.events, open_tricks=table.rules.open_tricks):
-            if e.kind in ("deal_over", "game_over"):
+            if e.kind == "save_failed":
+                style = "bold red"
+            elif e.kind in ("deal_over", "game_over"):
                 style = "bold green" if e.seat == HUMAN else ("bold red" if e.seat == COMPUTER else "bold")
             elif e.kind == "deal":
                 style = "bold"
@@ -344,6 +346,14 @@ class BummerlApp(App[None]):
             self.schedule_bot()
         else:
             self.prompt()
+        if self.save_error is not None:
+            self.status(f"The game could not be saved ({self.save_error}); play goes on, unsaved", error=True)
+
+    @property
+    def save_error(self) -> str | None:
+        """Why the session's last save failed, or None when everything is stored."""
+        error = getattr(self.session, "save_error", None)
+        return None if error is None else str(error)
 
     def prompt(self) -> None:
         """Tell you what to do now."""
@@ -423,7 +433,8 @@ class BummerlApp(App[None]):
         return table.name(HUMAN), table.name(COMPUTER)
 
     def _summary(self) -> DealSummaryScreen:
-        return DealSummaryScreen(self.session.view(), self.session.table.events, self.names, self.card_style)
+        return DealSummaryScreen(self.session.view(), self.session.table.events, self.names, self.card_style,
+                                 saved=self.save_error is None)
 
     def _summary_closed(self, _result: object = None) -> None:
         table = self.session.table
@@ -433,6 +444,7 @@ class BummerlApp(App[None]):
             self.push_screen(GameOverScreen(
                 table.events, self.names, self.card_style, lambda: table.decisions(HUMAN),
                 samples=self.review_samples, solver=self.solver, play_again=self.new_game is not None,
+                saved=self.save_error is None,
             ))
             return
         self.session.next_deal()

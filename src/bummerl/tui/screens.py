@@ -35,6 +35,8 @@ __all__ = [
 ]
 
 HUMAN, COMPUTER = 0, 1
+_SAVED = " (the game is saved)"
+_NOT_SAVED = " (the game could NOT be saved)"
 
 
 def action_text(action_str: str, style: CardStyle) -> Text:
@@ -163,8 +165,10 @@ class DealSummaryScreen(Dialog[None]):
         Binding("enter,n,space,escape", "close", "continue", key_display="⏎"),
     ]
 
-    def __init__(self, view: View, events: Sequence[Event], names: tuple[str, str], style: CardStyle) -> None:
+    def __init__(self, view: View, events: Sequence[Event], names: tuple[str, str], style: CardStyle, *,
+                 saved: bool = True) -> None:
         super().__init__()
+        self.saved = saved
         self.view = view
         self.events = list(events)
         self.names = names
@@ -223,7 +227,7 @@ class DealSummaryScreen(Dialog[None]):
                 if ended:
                     who = names[ended[-1].data["winner"]]
                     yield Static(Text(f"{_says(who, 'win', 'wins')} the Bummerl!", style="bold green"))
-            yield Label("Enter: continue   q: quit (the game is saved)", classes="hint")
+            yield Label(f"Enter: continue   q: quit{_SAVED if self.saved else _NOT_SAVED}", classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -302,8 +306,10 @@ class GameOverScreen(Dialog[None]):
 
     def __init__(self, events: Sequence[Event], names: tuple[str, str], style: CardStyle,
                  decisions: Callable[[], Iterable[tuple[int, View, Action]]], *, samples: int = 8,
-                 shown: int = 6, solver: Solver | None = None, play_again: bool = False) -> None:
+                 shown: int = 6, solver: Solver | None = None, play_again: bool = False,
+                 saved: bool = True) -> None:
         super().__init__()
+        self.saved = saved
         self.events = list(events)
         self.names = names
         self.card_style: CardStyle = style
@@ -336,7 +342,7 @@ class GameOverScreen(Dialog[None]):
                 yield ProgressBar(total=None, show_eta=False, id="review-progress")
                 yield Static(Text("Analysing your decisions…", style="dim"), id="review-body")
             again = "n: play again   " if self.play_again else ""
-            yield Label(f"{again}q: quit (the game is saved)", classes="hint")
+            yield Label(f"{again}q: quit{_SAVED if self.saved else _NOT_SAVED}", classes="hint")
 
     def on_mount(self) -> None:
         self.run_worker(self._compute, thread=True, group="review")
