@@ -349,3 +349,16 @@ def test_a_damaged_or_dangerous_old_save_is_reported_and_not_imported(
     with GameStore.open() as store:  # reported once at import, and listed every time after
         assert store.notes == [] and len(store.import_problems()) == 2
     assert not (tmp_path / "X").exists()
+
+
+def test_sync_many_stores_several_games_in_one_transaction_or_none(home: Path) -> None:
+    a, b = new_session(home, seed=1), new_session(home, seed=2)
+    for s in (a, b):
+        seat = s.table.deal.to_move
+        s.table.act(seat, s.table.view(seat).legal_actions[0])  # played, not stored yet
+    with GameStore.open() as store:
+        with pytest.raises(GameNotFound):
+            store.sync_many([(a.id, a.table.record()), ("no-such-game", b.table.record())])
+        assert store.load(a.id).record != a.table.record()  # none stored
+        store.sync_many([(a.id, a.table.record()), (b.id, b.table.record())])
+        assert store.load(a.id).record == a.table.record() and store.load(b.id).record == b.table.record()

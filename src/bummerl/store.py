@@ -15,7 +15,8 @@ is reported as :class:`GameDamaged`, naming the game. Old JSON saves (``<data di
 ``bummerl-game/1`` format) are imported once, automatically; the files are kept.
 
 Public API: :meth:`GameStore.open`, :meth:`~GameStore.create`, :meth:`~GameStore.sync` (append what a
-record has beyond the stored game, in one transaction), :meth:`~GameStore.start_deal`,
+record has beyond the stored game, in one transaction; :meth:`~GameStore.sync_many` for several games),
+:meth:`~GameStore.start_deal`,
 :meth:`~GameStore.append_action`, :meth:`~GameStore.finish`, :meth:`~GameStore.load`,
 :meth:`~GameStore.games`, :meth:`~GameStore.latest_playing`, :meth:`~GameStore.resolve` (an id or a
 unique prefix), :meth:`~GameStore.delete`, :meth:`~GameStore.lease` (one player process per game),
@@ -487,6 +488,13 @@ class GameStore:
         :class:`StoreError`."""
         with self._writing(f"game {game_id}") as db:
             self._append(db, game_id, record)
+
+    def sync_many(self, items: Sequence[tuple[str, GameRecord]]) -> None:
+        """:meth:`sync` for several games in one transaction (one disk sync for all, e.g. a busy server):
+        all are stored or, on any error, none."""
+        with self._writing(f"{len(items)} games") as db:
+            for game_id, record in items:
+                self._append(db, game_id, record)
 
     def _append(self, db: sqlite3.Connection, game_id: str, record: GameRecord) -> None:
         self._check_lease(db, game_id)
