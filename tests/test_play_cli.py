@@ -240,3 +240,36 @@ def test_stats_per_level_and_per_rules_preset(home: Path) -> None:
     assert "per level" in out and "per rules preset" in out
     for word in ("hard", "easy", "tompa", "vu"):
         assert word in out
+
+
+def test_a_new_game_that_cannot_be_stored_is_said_on_the_status_line(home: Path) -> None:
+    """The real app: "play again" whose factory fails (the store cannot be written) keeps the old game."""
+    import asyncio
+
+    from bummerl.store import StoreError
+    from bummerl.tui.app import BummerlApp
+
+    s = PlaySession.new(Rules.preset("standard"), level="easy", seed=1, home=home, bot=FirstLegal())
+    while s.table.phase != "game_over":
+        if s.table.phase == "deal_over":
+            s.next_deal()
+        else:
+            move(s)
+
+    def broken() -> PlaySession:
+        raise StoreError("cannot write the data directory /nowhere: read-only")
+
+    app = BummerlApp(s, delay=0, review_samples=1, new_game=broken)
+    said: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(110, 32)) as pilot:
+            await pilot.pause()
+            app.status = lambda message, *, error=False: said.append(str(message))  # type: ignore[method-assign]
+            app.action_play_again()
+            await pilot.pause()
+            app.exit()
+
+    asyncio.run(main())
+    assert app.session is s
+    assert said == ["Cannot start a new game: cannot write the data directory /nowhere: read-only"]

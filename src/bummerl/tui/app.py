@@ -20,6 +20,7 @@ from textual.widgets import Footer, Header, Label, Static
 
 from bummerl.actions import CLAIM, CLOSE, EXCHANGE, PASS, Action
 from bummerl.cards import Card, Rank, cards_in
+from bummerl.errors import BummerlError
 from bummerl.table import CardStyle, IllegalMove
 from bummerl.tui.eventlog import EventLog, visible_events
 from bummerl.tui.screens import (
@@ -608,7 +609,12 @@ class BummerlApp(App[None]):
             return
         if self.session.table.phase != "game_over":
             return
-        self.session = self.new_game()
+        try:
+            fresh = self.new_game()
+        except BummerlError as err:  # e.g. the store cannot be written any more
+            self.status(f"Cannot start a new game: {err}", error=True)
+            return
+        self.session = fresh
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.start()
