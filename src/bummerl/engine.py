@@ -13,6 +13,8 @@ This is the only place where the rules are written. Everything else asks a :clas
 ((1, 0), (14, 0))
 >>> deal.apply("claim"); deal.outcome
 Outcome(winner=1, game_points=3, reason='false_claim')
+>>> deal.illegal_reason(Action.parse("play KH")), deal.illegal_reason(Action.parse("close"))
+(<Illegal.DEAL_OVER: 'deal_over'>, <Illegal.DEAL_OVER: 'deal_over'>)
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from random import Random
 
 from bummerl.actions import (
@@ -49,11 +52,12 @@ from bummerl.cards import (
 )
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
+from bummerl.scoring import LAST_TRICK_POINTS, WIN_POINTS, Reason, game_point_table, marriage_points
 from bummerl.setup import PositionError, Setup, Trick, last_trick_bonus
 
 __all__ = [
-    "Deal", "DeckError", "IllegalActionError", "Outcome", "PositionError", "Setup", "Trick",
-    "game_point_table",
+    "Deal", "DeckError", "Illegal", "IllegalActionError", "Outcome", "PositionError", "Reason", "Setup",
+    "Trick", "game_point_table",
 ]
 
 NINE, JACK, QUEEN, KING = 0, 1, 2, 3
@@ -67,18 +71,68 @@ class DeckError(BummerlError):
     """A deck order that is not exactly one full pack."""
 
 
+class Illegal(StrEnum):
+    """Why an action is not legal now: the answer of :meth:`Deal.illegal_reason`. The engine decides it;
+    front ends word it (``table.Table.explain_illegal``, the engine's own :class:`IllegalActionError`)."""
+
+    #: The deal has ended.
+    DEAL_OVER = "deal_over"
+    #: Another player is to move.
+    NOT_YOUR_TURN = "not_your_turn"
+    #: Every card is played: the last trick's winner may only claim or pass (4.4).
+    ALL_PLAYED = "all_played"
+    #: A play of a card the player does not hold.
+    NOT_IN_HAND = "not_in_hand"
+    #: After declaring a marriage its king (or queen, unless ``marriage_leads_king``) is led.
+    MUST_LEAD_MARRIAGE = "must_lead_marriage"
+    #: Talon closed or exhausted (3.2): a card of the led suit is held, so one must be played...
+    MUST_FOLLOW_SUIT = "must_follow_suit"
+    #: ... and a higher one if held (the trick must be headed).
+    MUST_HEAD = "must_head"
+    #: ... and without the led suit, a trump if held.
+    MUST_TRUMP = "must_trump"
+    #: An exchange, close or marriage while following a lead.
+    NOT_LEADING = "not_leading"
+    #: An exchange, close or second marriage after a marriage was declared in this lead.
+    MARRIAGE_DECLARED = "marriage_declared"
+    #: The talon is closed (no exchange, no second close, no Sixty-Six marriage).
+    TALON_CLOSED = "talon_closed"
+    #: The talon is used up.
+    TALON_EXHAUSTED = "talon_exhausted"
+    #: Only two talon cards are left and the rules then forbid the exchange or the close.
+    TALON_TOO_SMALL = "talon_too_small"
+    #: An exchange without the trump jack (the trump nine in Sixty-Six).
+    NO_TRUMP_LOW = "no_trump_low"
+    #: ``exchange_needs_trick`` or ``marriage_needs_trick`` and the player has won no trick.
+    NO_TRICK_YET = "no_trick_yet"
+    #: These rules do not allow closing (``allow_close``).
+    CLOSING_NOT_ALLOWED = "closing_not_allowed"
+    #: The king and queen of the suit are not both in the hand.
+    NO_MARRIAGE = "no_marriage"
+    #: Claims are made by the engine under these rules (``auto_claim``).
+    AUTO_CLAIM = "auto_claim"
+    #: Only the winner of the last trick may claim, first in the turn or after a marriage.
+    CLAIM_NOT_NOW = "claim_not_now"
+    #: A pass is only legal after the last trick.
+    PASS_NOT_NOW = "pass_not_now"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a deal ended: the winner (None for a Sixty-Six draw), game points and the reason.
+    """How a deal ended: the winner (None for a Sixty-Six draw), game points and the reason, a
+    :class:`~bummerl.scoring.Reason` (its value is the string of records and JSON; a string is taken).
 
-    Reasons: ``claim`` (a correct claim, by hand or automatic), ``false_claim``, ``closer_failed`` (all
-    cards played after closing), ``last_trick`` (Schnapsen, talon exhausted), ``more_points`` and
-    ``draw`` (Sixty-Six, talon exhausted).
+    >>> Outcome(0, 2, "closer_failed").reason.sentence
+    'the player who closed the talon did not reach 66'
     """
 
     winner: int | None
     game_points: int
-    reason: str
+    reason: Reason
+
+    def __post_init__(self) -> None:
+        if type(self.reason) is not Reason:
+            object.__setattr__(self, "reason", Reason(self.reason))
 
     def to_json(self) -> dict[str, object]:
         """The contract's ``result`` object."""
@@ -95,17 +149,6 @@ class Outcome:
         if self.winner is None:
             return 0
         return self.game_points if self.winner == player else -self.game_points
-
-
-def game_point_table(loser_tricks: int, loser_points: int) -> int:
-    """The game-point table of rules.md 4.2: 3 if the loser has no trick, 2 under 33 points, else 1.
-
-    >>> game_point_table(0, 0), game_point_table(2, 32), game_point_table(2, 33)
-    (3, 2, 1)
-    """
-    if loser_tricks == 0:
-        return 3
-    return 2 if loser_points < 33 else 1
 
 
 def _is_card(c: object) -> bool:
@@ -191,6 +234,7 @@ class Deal:
     deck: tuple[Card, ...]
     dealer: int
     stock: tuple[int, ...]
+    #: The trump suit as the plain int the engine reads (:attr:`trump_suit` is the Suit).
     trump: int
     history: list[Action]
     hands: list[int]
@@ -689,12 +733,12 @@ class Deal:
         self.leader = self.to_move = winner
         last = not (self.hands[0] | self.hands[1])
         if last and self._sixty_six and self.closed_by < 0:
-            self.bonus[winner] = 10
+            self.bonus[winner] = LAST_TRICK_POINTS
         if self.closed_by < 0 and self.talon_size > 0:
             self._draw(winner)
             last = False
         if self._auto:
-            if self._points(winner) >= 66:
+            if self._points(winner) >= WIN_POINTS:
                 self.outcome = self._claim_outcome(winner)
             elif last:
                 self.outcome = self._all_played_outcome()
@@ -731,7 +775,7 @@ class Deal:
 
     def _marry(self, suit: int) -> None:
         p = self.to_move
-        value = 40 if suit == self.trump else 20
+        value = marriage_points(suit, self.trump)
         self.marriages = (*self.marriages, (p, suit))
         if self.rules.marriage_scoring == "trick" and self.tricks_won[p] > 0:
             self.marriage_points[p] += value
@@ -739,7 +783,7 @@ class Deal:
             self.pending[p] += value
         self.married = suit
         self.claim_ok = False
-        if self._auto and self._points(p) >= 66:
+        if self._auto and self._points(p) >= WIN_POINTS:
             self.outcome = self._claim_outcome(p)
 
     # ----------------------------------------------------------------- scoring
@@ -754,7 +798,7 @@ class Deal:
         o = 1 - p
         closer = self.closed_by
         snap_tricks, snap_points = self.close_snapshot
-        if self._points(p) >= 66:
+        if self._points(p) >= WIN_POINTS:
             if closer < 0:
                 gp = game_point_table(self.tricks_won[o], self._points(o))
             elif closer == p:
@@ -764,14 +808,14 @@ class Deal:
                     gp = game_point_table(self.tricks_won[o], self._points(o))
             else:
                 gp = 3 if snap_tricks == 0 else 2
-            return Outcome(p, gp, "claim")
+            return Outcome(p, gp, Reason.CLAIM)
         if closer == p:
             gp = 3 if snap_tricks == 0 else 2
         elif self.rules.false_claim == "fixed":
             gp = 3 if self.tricks_won[o] == 0 else 2
         else:
             gp = game_point_table(self.tricks_won[o], self._points(o))
-        return Outcome(o, gp, "false_claim")
+        return Outcome(o, gp, Reason.FALSE_CLAIM)
 
     def _all_played_outcome(self) -> Outcome:
         """rules.md 4.4: every card played and no (correct) claim.
@@ -780,45 +824,124 @@ class Deal:
         """
         if self.closed_by >= 0:
             other = 1 - self.closed_by
-            return Outcome(other, 3 if self.close_snapshot[0] == 0 else 2, "closer_failed")
+            return Outcome(other, 3 if self.close_snapshot[0] == 0 else 2, Reason.CLOSER_FAILED)
         last_winner = self.leader
         if not self._sixty_six:
-            return Outcome(last_winner, 1, "last_trick")
+            return Outcome(last_winner, 1, Reason.LAST_TRICK)
         a, b = self._points(0), self._points(1)
         if a == b:
-            return Outcome(None, 0, "draw")
+            return Outcome(None, 0, Reason.DRAW)
         w = 0 if a > b else 1
-        return Outcome(w, game_point_table(self.tricks_won[1 - w], self._points(1 - w)), "more_points")
+        return Outcome(w, game_point_table(self.tricks_won[1 - w], self._points(1 - w)), Reason.MORE_POINTS)
 
     # ----------------------------------------------------------------- messages
 
-    def _why_illegal(self, action: Action) -> str:
-        who = f"player {self.to_move}"
+    def illegal_reason(self, action: Action, player: int | None = None) -> Illegal | None:
+        """Why ``action`` (by ``player``, by default the player to move) is not legal now, as a value;
+        None when it is legal. Front ends word the value; the rules stay here.
+
+        >>> deal = Deal.from_deck(Rules.preset("standard"), "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC "
+        ...                       "AC JS TS QD", dealer=1)
+        >>> [deal.illegal_reason(Action.parse(a)) for a in ("play AS", "play KH", "exchange", "pass")]
+        [None, <Illegal.NOT_IN_HAND: 'not_in_hand'>, <Illegal.NO_TRUMP_LOW: 'no_trump_low'>, \
+<Illegal.PASS_NOT_NOW: 'pass_not_now'>]
+        >>> deal.illegal_reason(Action.parse("play JD"), player=1)
+        <Illegal.NOT_YOUR_TURN: 'not_your_turn'>
+        """
         if self.outcome is not None:
+            return Illegal.DEAL_OVER
+        if player is not None and player != self.to_move:
+            return Illegal.NOT_YOUR_TURN
+        if self.is_legal(action):
+            return None
+        if self.ending:
+            return Illegal.ALL_PLAYED
+        kind = action.kind
+        if kind == "play":
+            return self._illegal_play(action.code)
+        if kind == "claim":
+            return Illegal.AUTO_CLAIM if self._auto else Illegal.CLAIM_NOT_NOW
+        if kind == "pass":
+            return Illegal.PASS_NOT_NOW
+        if kind == "close" and not self.rules.allow_close:
+            return Illegal.CLOSING_NOT_ALLOWED
+        if self.lead >= 0:
+            return Illegal.NOT_LEADING
+        if kind == "marry":
+            return self._illegal_marriage(action.code - MARRY_CODE)
+        talon = (
+            Illegal.TALON_CLOSED if self.closed_by >= 0
+            else Illegal.TALON_EXHAUSTED if self.talon_size == 0
+            else Illegal.TALON_TOO_SMALL if self.talon_size <= 2
+            else None
+        )
+        if kind == "exchange":
+            rules = self.rules
+            if talon in (Illegal.TALON_CLOSED, Illegal.TALON_EXHAUSTED):
+                return talon
+            if not self.hands[self.to_move] >> (self.trump * 6 + (NINE if self._sixty_six else JACK)) & 1:
+                return Illegal.NO_TRUMP_LOW
+            if talon is Illegal.TALON_TOO_SMALL and not rules.exchange_with_two_left:
+                return talon
+            if rules.exchange_needs_trick and not self.tricks_won[self.to_move]:
+                return Illegal.NO_TRICK_YET
+            return Illegal.MARRIAGE_DECLARED
+        if talon is not None and (talon is not Illegal.TALON_TOO_SMALL or not self.rules.close_with_two_left):
+            return talon  # closing a closed, used-up or too small talon
+        return Illegal.MARRIAGE_DECLARED
+
+    def _illegal_play(self, card: int) -> Illegal:
+        """Why playing ``card`` is illegal: not held, the marriage's king or queen due, or 3.2's rules."""
+        hand = self.hands[self.to_move]
+        if not hand >> card & 1:
+            return Illegal.NOT_IN_HAND
+        if self.married >= 0:
+            return Illegal.MUST_LEAD_MARRIAGE
+        suit = SUIT_MASKS[self.lead // 6]
+        if hand & suit:
+            return Illegal.MUST_HEAD if 1 << card & suit else Illegal.MUST_FOLLOW_SUIT
+        return Illegal.MUST_TRUMP
+
+    def _illegal_marriage(self, suit: int) -> Illegal:
+        """Why declaring the marriage in ``suit`` is illegal (the player leads)."""
+        p = self.to_move
+        pair = (1 << (suit * 6 + KING)) | (1 << (suit * 6 + QUEEN))
+        if self.married >= 0:
+            return Illegal.MARRIAGE_DECLARED
+        if self.hands[p] & pair != pair:
+            return Illegal.NO_MARRIAGE
+        if self.rules.marriage_needs_trick and not self.tricks_won[p]:
+            return Illegal.NO_TRICK_YET
+        return Illegal.TALON_CLOSED if self.closed_by >= 0 else Illegal.TALON_EXHAUSTED  # Sixty-Six
+
+    def _why_illegal(self, action: Action) -> str:
+        """The message of :class:`IllegalActionError`: the action, why not (the engine's words for
+        :meth:`illegal_reason`) and the legal actions."""
+        why = self.illegal_reason(action)
+        if why is Illegal.DEAL_OVER:
             return f"{action} is not legal: the deal is over"
-        legal = ", ".join(sorted(str(a) for a in self.legal_actions()))
-        reason = ""
-        if action.kind == "play" and action.card is not None:
-            if not self.hands[self.to_move] >> action.code & 1:
-                reason = f"{who} does not hold {action.card}"
-            elif self.married >= 0:
-                reason = "after a marriage its king or queen must be led"
-            elif self.lead >= 0:
-                reason = (
-                    f"the talon is closed or exhausted: {who} must follow the lead {CARDS[self.lead]} "
-                    "as 3.2 says"
-                )
-        elif action.kind == "claim":
+        who = f"player {self.to_move}"
+        lead = CARDS[self.lead] if self.lead >= 0 else None
+        if why is Illegal.NOT_IN_HAND:
+            reason = f"{who} does not hold {action.card}"
+        elif why is Illegal.MUST_LEAD_MARRIAGE:
+            reason = "after a marriage its king or queen must be led"
+        elif why in (Illegal.MUST_FOLLOW_SUIT, Illegal.MUST_HEAD, Illegal.MUST_TRUMP):
+            reason = f"the talon is closed or exhausted: {who} must follow the lead {lead} as 3.2 says"
+        elif why is Illegal.AUTO_CLAIM:
+            reason = "claims are automatic under these rules"
+        elif why is Illegal.CLAIM_NOT_NOW:
             reason = (
-                "claims are automatic under these rules"
-                if self._auto
-                else "only the winner of the previous trick may claim, as the first action of the turn "
+                "only the winner of the previous trick may claim, as the first action of the turn "
                 "or after a marriage"
             )
-        elif action.kind == "pass":
+        elif why is Illegal.PASS_NOT_NOW:
             reason = "pass is only legal after the last trick"
-        elif self.lead >= 0:
-            reason = f"{who} must follow the lead {CARDS[self.lead]}"
+        elif lead is not None:  # NOT_LEADING, or closing under rules without it while following
+            reason = f"{who} must follow the lead {lead}"
+        else:
+            reason = ""
+        legal = ", ".join(sorted(str(a) for a in self.legal_actions()))
         return f"{action} is not legal{': ' + reason if reason else ''} (legal: {legal})"
 
     def __repr__(self) -> str:

@@ -10,6 +10,9 @@ writing 20, 40, 10, 33 or a reason's words again.
 (3, 2, 1)
 >>> Reason("closer_failed").sentence, Reason.CLOSER_FAILED.short, Reason.CLOSER_FAILED.label
 ('the player who closed the talon did not reach 66', 'the closer did not reach 66', 'closer failed')
+>>> import json
+>>> Reason.CLAIM, Reason.CLAIM == "claim", json.dumps({"reason": Reason.CLAIM})
+('claim', True, '{"reason": "claim"}')
 """
 
 from __future__ import annotations
@@ -59,7 +62,8 @@ class Reason(StrEnum):
 
     ``claim`` (a correct claim, by hand or automatic), ``false_claim``, ``closer_failed`` (all cards
     played after closing), ``last_trick`` (Schnapsen, talon exhausted), ``more_points`` and ``draw``
-    (Sixty-Six, talon exhausted).
+    (Sixty-Six, talon exhausted). ``forfeit`` is never the engine's: the arena and the environments give
+    it when a bot breaks a rule or fails to answer.
     """
 
     CLAIM = "claim"
@@ -68,6 +72,11 @@ class Reason(StrEnum):
     LAST_TRICK = "last_trick"
     MORE_POINTS = "more_points"
     DRAW = "draw"
+    FORFEIT = "forfeit"
+
+    def __repr__(self) -> str:
+        """The record's string, so an outcome prints as it always did and pastes back into ``Outcome``."""
+        return repr(self.value)
 
     @property
     def sentence(self) -> str:
@@ -93,4 +102,5 @@ _WORDS: dict[Reason, tuple[str, str]] = {
     Reason.LAST_TRICK: ("all cards were played; the last trick wins", "the last trick"),
     Reason.MORE_POINTS: ("all cards were played; more points win", "more points"),
     Reason.DRAW: ("all cards were played with equal points", "equal points"),
+    Reason.FORFEIT: ("a forfeit: the other side broke a rule or did not answer", "a forfeit"),
 }
