@@ -21,10 +21,10 @@ def main() -> int:
         message = json.loads(line)
         kind = message.get("type")
         if kind == "hello":
-            rng.seed(message.get("seed"))  # the arena's seed makes the game repeatable
+            rng.seed(message.get("seed"))  # this bot's seed (never the decks'): the games are repeatable
             answer = {"name": "example random bot"}
-        elif kind == "decide":
-            answer = {"action": rng.choice(message["legal"])}
+        elif kind == "decide":  # echoing the id makes sure no stray line is taken for this answer
+            answer = {"action": rng.choice(message["legal"]), "id": message.get("id")}
         elif kind == "bye":
             break
         else:  # deal_end and anything newer: no answer

@@ -30,7 +30,7 @@ def test_json_output_is_the_same_for_one_and_two_workers() -> None:
     outs = []
     for workers in ("1", "2"):
         code, out, _ = run("random", "random", "random", "--deals", "8", "--rules", "vu", "--json",
-                           "-j", workers)
+                           "--seed", "4", "-j", workers)
         assert code == 0
         data = json.loads(out)
         outs.append([p["results"][0]["won"] for p in data["pairings"]])

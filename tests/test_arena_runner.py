@@ -8,7 +8,7 @@ import pytest
 
 from bummerl import Rules
 from bummerl.arena import FORFEIT_POINTS, ArenaConfig, ArenaError, run_arena, to_json
-from bummerl.arena.runner import plan
+from bummerl.arena.runner import chunks
 from helpers.arena_bots import register_test_bots
 
 VU = Rules.preset("vu")
@@ -106,9 +106,24 @@ def test_a_bot_that_always_fails_gives_three_game_points_every_deal(seen: list[A
 
 def test_chunks_cover_every_deck_pair_once() -> None:
     config = ArenaConfig(("a", "b"), VU, deals=2 * 77)
-    covered = [j for t in plan(config) for j in range(t.first, t.first + t.count)]
+    tasks = list(chunks(config, root=1))
+    covered = [j for t in tasks for j in range(t.first, t.first + t.count)]
     assert covered == list(range(77))
-    assert len({t.chunk for t in plan(config)}) == len(plan(config))
+    assert [t.chunk for t in tasks] == list(range(len(tasks)))
+
+
+def test_a_huge_number_of_deals_is_cut_into_chunks_lazily() -> None:
+    tasks = chunks(ArenaConfig(("a", "b"), VU, deals=10**30), root=1)
+    first = [next(tasks) for _ in range(3)]
+    assert [(t.first, t.count) for t in first] == [(0, 50), (50, 50), (100, 50)]
+
+
+def test_without_a_seed_every_run_draws_a_fresh_secret_root_and_reports_it() -> None:
+    one = run_arena(ArenaConfig(("random", "random"), VU, deals=20))
+    two = run_arena(ArenaConfig(("random", "random"), VU, deals=20))
+    assert one.seed != two.seed and one.seed.bit_length() > 64
+    again = run_arena(ArenaConfig(("random", "random"), VU, seed=one.seed, deals=20))
+    assert results_only(to_json(again)) == results_only(to_json(one))
 
 
 @pytest.mark.parametrize(
@@ -119,7 +134,11 @@ def test_chunks_cover_every_deck_pair_once() -> None:
         ({"deals": 0}, "--deals must be an even number"),
         ({"bummerls": 3}, "--bummerls must be an even number"),
         ({"workers": 0}, "--workers must be at least 1"),
-        ({"timeout": -1.0}, "--timeout must be positive"),
+        ({"timeout": -1.0}, "--timeout must be a finite positive number"),
+        ({"timeout": 0.0}, "--timeout must be a finite positive number"),
+        ({"timeout": float("nan")}, "--timeout must be a finite positive number of seconds, not nan"),
+        ({"timeout": float("inf")}, "--timeout must be a finite positive number of seconds, not inf"),
+        ({"seed": -3}, "--seed must not be negative"),
         ({"anchor": "nobody"}, "anchor 'nobody' is not one of the bots"),
         ({"bots": ("random", "nobody")}, "unknown bot 'nobody'"),
         ({"bots": ("random", "cmd:no-such-program-here --x")}, "cannot find the program 'no-such-program"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 from bummerl import Deal, Rules, View
 from bummerl.actions import Action
 from bummerl.arena import ArenaConfig, run_arena
-from bummerl.bots.external import ExternalBot, ExternalBotError, parse_reply, view_to_json
+from bummerl.bots.external import STDERR_TAIL, ExternalBot, ExternalBotError, parse_reply, view_to_json
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
 DECK = "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC AC JS TS QD"
@@ -207,10 +208,115 @@ def test_close_lets_the_program_exit(tmp_path: Path) -> None:
     assert [m["type"] for m in logged(tmp_path)] == ["hello", "decide", "bye"]
 
 
-def test_extra_output_lines_are_refused_with_a_hint(tmp_path: Path) -> None:
+def test_a_second_line_with_the_answer_is_that_bots_fault_and_never_an_answer(tmp_path: Path) -> None:
     # one write, so the extra line arrives with the answer
-    spec = write_bot(tmp_path, "answer(msg['legal'][0] + '\\n' + 'debug: thinking')")
+    spec = write_bot(tmp_path, "answer(msg['legal'][0] + '\\n' + msg['legal'][0])")
     result = arena(spec, deals=2)
-    reasons = [f.reason for f in result.pairings[0].faults]
-    assert any("unexpected output 'debug: thinking' before the decide message" in r for r in reasons)
-    assert any("standard error" in r for r in reasons)
+    line, reasons = result.pairings[0].lines[1], [f.reason for f in result.pairings[0].faults]
+    assert line.faults == 2 and reasons
+    assert all("unexpected output '" in r and "after the answer" in r and "standard error" in r
+               for r in reasons)
+
+
+def test_output_before_the_decide_message_is_that_bots_fault(tmp_path: Path) -> None:
+    spec = write_bot(tmp_path, "answer(msg['legal'][0])",
+                     on_hello="answer({'name': 'x'}); time.sleep(0.3); answer('debug: ready')")
+    bot = ExternalBot(spec[4:])
+    deal = Deal.random(Rules.preset("standard"), 1)
+    view = View.of(deal, deal.to_move)
+    bot._ensure()
+    time.sleep(0.6)  # the stray line is there before the first decide message
+    with pytest.raises(ExternalBotError, match="unexpected output 'debug: ready' before the decide message"):
+        bot.choose(view)
+    bot.close()
+
+
+def test_a_late_stray_answer_is_refused_by_its_id(tmp_path: Path) -> None:
+    """A bot that echoes ids is never credited with a line meant for an earlier decide message, however
+    late it comes."""
+    spec = write_bot(tmp_path, textwrap.dedent("""\
+        answer({'action': msg['legal'][0], 'id': msg['id']})
+                        if msg['id'] == 1:
+                            time.sleep(0.2)
+                            answer({'action': msg['legal'][0], 'id': msg['id']})"""))
+    bot = ExternalBot(spec[4:])
+    deal = Deal.random(Rules.preset("standard"), 1)
+    view = View.of(deal, deal.to_move)
+    assert bot.choose(view) in view.legal_actions  # decide 1, answered at once
+    with pytest.raises(ExternalBotError, match=r"is for decide 1, not for decide 2|before the decide"):
+        bot.choose(view)  # sent before the stray line comes: the stray line is read, and refused
+    bot.close()
+    decides = [m for m in logged(tmp_path) if m["type"] == "decide"]
+    assert [m["id"] for m in decides] == [1, 2][: len(decides)]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _gone(pid: int, within: float = 10.0) -> bool:
+    deadline = time.monotonic() + within
+    while _alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+SPAWN = ("child = __import__('subprocess').Popen([sys.executable, '-c', 'import time; time.sleep(120)'], "
+         "stdin=-3, stdout=-3, stderr=-3); open({pids!r}, 'a').write(str(child.pid) + '\\n')")
+
+
+@pytest.mark.parametrize("hang", [False, True], ids=["at the end", "on a timeout"])
+def test_whatever_a_bot_started_is_killed_with_it(tmp_path: Path, hang: bool) -> None:
+    pids = tmp_path / "pids"
+    spawn = SPAWN.format(pids=str(pids))
+    on_decide = "time.sleep(30)" if hang else "answer(msg['legal'][0])"
+    spec = write_bot(tmp_path, on_decide, on_hello=f"{spawn}; answer({{'name': 'spawner'}})")
+    result = arena(spec, deals=2, timeout=0.5 if hang else None)
+    children = [int(x) for x in pids.read_text().split()]
+    assert children and all(_gone(pid) for pid in children)
+    assert result.pairings[0].lines[1].faults == (2 if hang else 0)
+
+
+def test_close_kills_a_child_left_behind_by_a_program_that_exits(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    spec = write_bot(tmp_path, "answer(msg['legal'][0])",
+                     on_hello=f"{SPAWN.format(pids=str(pids))}; answer({{'name': 'x'}})")
+    bot = ExternalBot(spec[4:])
+    deal = Deal.random(Rules.preset("standard"), 1)
+    bot.choose(View.of(deal, deal.to_move))
+    child = int(pids.read_text().split()[0])
+    assert _alive(child)
+    bot.close()  # the program exits on bye; its child would live on for two minutes
+    assert _gone(child)
+
+
+def test_standard_error_is_kept_to_a_bounded_tail(tmp_path: Path) -> None:
+    spec = write_bot(tmp_path, "sys.stderr.write('x' * 999 + '\\n'); answer(msg['legal'][0])",
+                     on_hello="sys.stderr.write('e' * 3_000_000 + '\\nLAST LINE\\n'); answer({})")
+    bot = ExternalBot(spec[4:])
+    deal = Deal.random(Rules.preset("standard"), 1)
+    view = View.of(deal, deal.to_move)
+    for _ in range(100):
+        bot.choose(view)
+    tail = bot.stderr_tail
+    assert len(tail.encode()) <= STDERR_TAIL and tail.endswith("x" * 999 + "\n")
+    bot.kill()
+
+
+def test_a_crash_quotes_the_last_line_of_a_long_error_output(tmp_path: Path) -> None:
+    spec = write_bot(tmp_path, "sys.stderr.write('e' * 2_000_000 + '\\nValueError: late\\n'); sys.exit(2)")
+    result = arena(spec, deals=2)
+    reason = result.pairings[0].faults[0].reason
+    assert "exited (code 2)" in reason and "ValueError: late" in reason and len(reason) < 400
+
+
+@pytest.mark.parametrize("timeout", [0.0, -1.0, float("nan"), float("inf")])
+def test_the_timeout_must_be_a_finite_positive_number(timeout: float) -> None:
+    with pytest.raises(ValueError, match="finite positive number of seconds"):
+        ExternalBot(["true"], timeout=timeout)

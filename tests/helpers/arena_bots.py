@@ -134,11 +134,12 @@ class RecorderBot(FirstBot):
 def register_test_bots(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, int, Any]]:
     """Register the test bots (rec-a and rec-b are recorders tagged A and B); return ``SEEN``, emptied."""
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    for cls in (FirstBot, RaisingBot, StringBot, IllegalBot, FlakyBot, BadHookBot, PeekBot):
+    for cls in (FirstBot, RaisingBot, StringBot, IllegalBot, FlakyBot, BadHookBot, PeekBot, SeedGuesser):
         registry.register(cls.name, cls, f"test bot {cls.name}", public=False)
     registry.register("rec-a", lambda seed: RecorderBot(seed, "A"), "recorder A", public=False)
     registry.register("rec-b", lambda seed: RecorderBot(seed, "B"), "recorder B", public=False)
     SEEN.clear()
+    GUESSES.clear()
     return SEEN
 
 
@@ -150,3 +151,91 @@ class NeverClaims:
     def choose(self, view: View) -> Action:
         plays = [a for a in view.legal_actions if a.kind == "play"]
         return plays[0] if plays else Action.parse("pass")
+
+
+class SeedGuesser:
+    """An attacker: it tries the arena's public derivation for the roots 0..``GUESS_ROOTS`` to foresee the
+    opponent's hand, from its own seed (the bot stream) and from its own cards (the first decks of each
+    root). At each deal it records ``(own hand, predicted opponent hand, how)`` in ``GUESSES``; when it
+    finds nothing it guesses 5 of the unseen cards at random (chance). Register it with
+    ``register_test_bots`` under ``guesser``.
+    """
+
+    name = "guesser"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = Random(seed)
+        self.root: int | None = _roots_by_bot_seed().get(seed) if seed is not None else None
+
+    def new_deal(self, view: View) -> None:
+        hand = view.hand_mask
+        how = "chance"
+        predicted = None
+        if self.root is not None:  # the root is known: find this deal among its decks
+            predicted = _opponent_in_decks(view, self.root, range(0, 4096))
+            how = "bot seed"
+        if predicted is None:
+            predicted = _cards_table(view.rules).get((hand, view.trump_card))
+            how = "own cards" if predicted is not None else "chance"
+        if predicted is None:
+            pack = 0xFFFFFF if view.rules.sixty_six else sum(1 << c for c in range(24) if c % 6)
+            unseen = pack & ~hand & ~(1 << view.trump_card if view.trump_card is not None else 0)
+            cards = [c for c in range(24) if unseen >> c & 1]
+            predicted = sum(1 << c for c in self.rng.sample(cards, view.opponent_hand_size))
+        GUESSES.append((hand, predicted, how))
+
+    def choose(self, view: View) -> Action:
+        return self.rng.choice(view.legal_actions)
+
+
+#: What SeedGuesser predicted: (own hand mask, predicted opponent hand mask, how it was found).
+GUESSES: list[tuple[int, int, str]] = []
+#: The roots SeedGuesser tries: the public derivation for every one of them.
+GUESS_ROOTS = 10_000
+_GUESS_CHUNKS = 40
+_GUESS_DECKS = 2
+
+
+def _roots_by_bot_seed() -> dict[int, int]:
+    """Every bot seed the arena could hand out for a root up to GUESS_ROOTS (pairing 0, early chunks)."""
+    global _BOT_SEED_TABLE
+    if _BOT_SEED_TABLE is None:
+        from bummerl.arena.seeds import bot_seeds
+
+        _BOT_SEED_TABLE = {}
+        for root in range(GUESS_ROOTS + 1):
+            for chunk in range(_GUESS_CHUNKS):
+                for seed in bot_seeds(root, 0, chunk):
+                    _BOT_SEED_TABLE[seed] = root
+    return _BOT_SEED_TABLE
+
+
+_BOT_SEED_TABLE: dict[int, int] | None = None
+_CARDS_TABLES: dict[object, dict[tuple[int, int | None], int]] = {}
+
+
+def _cards_table(rules: Any) -> dict[tuple[int, int | None], int]:
+    """(a seat's hand, the trump card) -> the other seat's hand, over the first decks of every root."""
+    table = _CARDS_TABLES.get(rules)
+    if table is None:
+        from bummerl.arena.match import deck_deal
+
+        table = {}
+        for root in range(GUESS_ROOTS + 1):
+            for pair in range(_GUESS_DECKS):
+                deal = deck_deal(rules, root, pair)
+                for seat in (0, 1):
+                    table[(deal.hands[seat], deal.trump_card)] = deal.hands[1 - seat]
+        _CARDS_TABLES[rules] = table
+    return table
+
+
+def _opponent_in_decks(view: View, root: int, pairs: range) -> int | None:
+    from bummerl.arena.match import deck_deal
+
+    for pair in pairs:
+        deal = deck_deal(view.rules, root, pair)
+        if deal.hands[view.seat] == view.hand_mask and deal.trump_card == view.trump_card:
+            return deal.hands[1 - view.seat]
+    return None

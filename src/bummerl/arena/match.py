@@ -7,14 +7,15 @@ something that is not an :class:`~bummerl.actions.Action`, or returns an illegal
 deal: the other side wins it with :data:`FORFEIT_POINTS` game points, reason ``forfeit``, and the fault
 is recorded with its reason.
 
-Seeds. Deck pair ``j`` of a match is dealt from ``Random(f"{seed}/deck/{j}")`` (dealer ``j % 2``), the
-same for every pairing of a round-robin; twin Bummerl ``j`` draws its decks from
-``Random(f"{seed}/bummerl/{j}")``. Bots are made afresh for every chunk with seeds drawn from
-``Random(f"{seed}/bots/{pairing}/{chunk}")``. Chunks depend on the number of games only, never on the
-number of workers, so the results are the same whatever ``--workers``.
+Seeds (see :mod:`bummerl.arena.seeds`). Deck pair ``j`` of a match is dealt from the deck stream of the
+run's root (dealer ``j % 2``), the same for every pairing of a round-robin; twin Bummerl ``j`` draws its
+decks from the Bummerl stream. Bots are made afresh for every chunk with seeds from the bot stream, which
+tells them nothing about the decks. Chunks depend on the number of games only, never on the number of
+workers, so the results are the same whatever ``--workers``.
 
 Optional bot hooks, called when present: ``new_deal(view)`` before a deal (raising forfeits the deal),
-``end_deal(view, outcome, fault)`` after it, ``close()`` when the chunk is done.
+``end_deal(view, outcome, fault)`` after it, ``close()`` when the chunk is done, or ``kill()`` instead
+when the chunk is abandoned (Ctrl-C, an error).
 
 >>> from bummerl.rules import Rules
 >>> task = Task(0, ("random", "random"), Rules.preset("standard"), seed=1, mode="deals", first=0, count=3)
@@ -34,6 +35,7 @@ from random import Random
 from typing import Any, Literal
 
 from bummerl.actions import Action
+from bummerl.arena.seeds import bot_seeds, bummerl_random, deck_random
 from bummerl.arena.timing import Histogram, add_samples
 from bummerl.bots.base import Bot
 from bummerl.bots.registry import make_bot
@@ -43,7 +45,8 @@ from bummerl.rules import Rules
 from bummerl.view import View
 
 __all__ = [
-    "FORFEIT", "FORFEIT_POINTS", "MAX_FAULTS_KEPT", "ChunkResult", "Fault", "Mode", "Task", "bot_seeds",
+    "FORFEIT", "FORFEIT_POINTS", "MAX_FAULTS_KEPT", "ChunkResult", "ChunkStopped", "Fault", "Mode", "Task",
+    "bot_seeds",
     "chunk_size", "deck_deal", "play_bummerl", "play_chunk", "play_deal",
 ]
 
@@ -55,6 +58,10 @@ FORFEIT = "forfeit"
 MAX_FAULTS_KEPT = 20
 
 Mode = Literal["deals", "bummerls"]
+
+
+class ChunkStopped(SystemExit):
+    """Raised in a worker told to stop (SIGTERM after Ctrl-C): the chunk is abandoned, its bots killed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,17 +89,7 @@ def deck_deal(rules: Rules, seed: int, pair: int) -> Deal:
     >>> d1.deck == d2.deck, d1.dealer
     (True, 0)
     """
-    return Deal.random(rules, Random(f"{seed}/deck/{pair}"), dealer=pair % 2)
-
-
-def bot_seeds(seed: int, pairing: int, chunk: int) -> tuple[int, int]:
-    """The seeds of bot A and bot B for one chunk of one pairing.
-
-    >>> bot_seeds(1, 0, 0) == bot_seeds(1, 0, 0) != bot_seeds(1, 0, 1)
-    True
-    """
-    rng = Random(f"{seed}/bots/{pairing}/{chunk}")
-    return (rng.getrandbits(63), rng.getrandbits(63))
+    return Deal.random(rules, deck_random(seed, pair), dealer=pair % 2)
 
 
 def chunk_size(pairs: int, outside: bool = False) -> int:
@@ -263,6 +260,7 @@ def play_chunk(task: Task) -> ChunkResult:
     out = ChunkResult(task.pairing, task.first)
     clocks_a: list[int] = []
     clocks_b: list[int] = []
+    done = False
     try:
         for j in range(task.first, task.first + task.count):
             fresh = deck_deal(task.rules, task.seed, j) if task.mode == "deals" else None
@@ -277,15 +275,17 @@ def play_chunk(task: Task) -> ChunkResult:
                     _book(out, a_seat, result)
                 else:
                     winner, results = play_bummerl(
-                        task.rules, Random(f"{task.seed}/bummerl/{j}"), j % 2, seat_bots, clocks
+                        task.rules, bummerl_random(task.seed, j), j % 2, seat_bots, clocks
                     )
                     for result in results:
                         _book(out, a_seat, result)
                     out.winners.append(0 if winner == a_seat else 1)
                     out.lengths.append(len(results))
+        done = True
     finally:
         for bot in (bot_a, bot_b):
-            close = getattr(bot, "close", None)
+            # stopped or interrupted: ``kill`` at once (an outside program and its children), no goodbye
+            close = getattr(bot, "close" if done else "kill", None) or getattr(bot, "close", None)
             if close is not None:
                 close()
     for slot, clocks_ in enumerate((clocks_a, clocks_b)):

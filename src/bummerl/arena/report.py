@@ -57,6 +57,7 @@ def to_json(result: ArenaResult) -> dict[str, Any]:
     return {
         "bots": list(result.specs), "labels": list(result.labels), "rules": result.rules, "seed": result.seed,
         "mode": result.mode, "games_per_pairing": result.games, "workers": result.workers,
+        "backend": result.backend, "complete": result.complete,
         "forfeit_game_points": FORFEIT_POINTS,
         "deals": result.deals, "seconds": round(result.seconds, 4),
         "deals_per_second": _num(result.deals_per_second, 1),
@@ -201,9 +202,13 @@ def render(result: ArenaResult) -> RenderableType:
         total = p.lines[0].faults + p.lines[1].faults
         if total > shown:
             notes.append(f"{who}... and {total - shown} more faults\n", style="red")
+    if not result.complete:
+        notes.append(f"interrupted: these are the first {result.deals} deals played (each pairing's in play "
+                     "order)\n", style="yellow")
     rate = result.deals_per_second
     notes.append(f"{result.deals} deals in {result.seconds:.2f} s: {rate:,.0f} deals/s "
-                 f"({result.workers} worker{'s' if result.workers > 1 else ''})")
+                 f"({result.workers} worker{'s' if result.workers > 1 else ''}"
+                 f"{' on Ray' if result.backend == 'ray' else ''})")
     parts.append(notes)
     return Group(*parts)
 

@@ -126,7 +126,9 @@ class Standing:
 
 @dataclass(frozen=True, slots=True)
 class ArenaResult:
-    """A whole arena run: settings, pairing summaries, standings and speed."""
+    """A whole arena run: settings, pairing summaries, standings and speed. ``complete`` is False for a
+    run stopped by Ctrl-C (the numbers are then those of the deals finished); ``backend`` says where the
+    chunks ran (``local`` or ``ray``)."""
 
     specs: tuple[str, ...]
     labels: tuple[str, ...]
@@ -140,6 +142,8 @@ class ArenaResult:
     standings: tuple[Standing, ...]
     deals: int
     seconds: float
+    complete: bool = True
+    backend: str = "local"
 
     @property
     def deals_per_second(self) -> float:

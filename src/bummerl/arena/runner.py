@@ -1,26 +1,36 @@
-"""Running an arena: plan the chunks of every pairing, play them (in worker processes if asked), and put
-the results back together in play order.
+"""Running an arena: cut every pairing into chunks as they are needed, play them (here, in worker
+processes or as Ray tasks), and put the results back together in play order.
+
+Nothing is planned up front: chunks are made lazily and only a few per worker are in flight, so a huge
+``--deals`` costs no memory before it is played. Ctrl-C stops the run at once (workers stop their outside
+bots and exit; the slowest is killed after a second) and :class:`ArenaInterrupted` carries the results of
+what was finished: each pairing's first deals, in play order, exactly as the full run has them.
 
 >>> from bummerl.rules import Rules
 >>> result = run_arena(ArenaConfig(("random", "random"), Rules.preset("vu"), seed=1, deals=20))
->>> result.deals, [line.deals for line in result.pairings[0].lines]
-(20, [20, 20])
+>>> result.deals, [line.deals for line in result.pairings[0].lines], result.complete
+(20, [20, 20], True)
 """
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import shutil
+import signal
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from itertools import combinations
+from types import FrameType
 
+from bummerl.arena.cluster import ClusterError
 from bummerl.arena.match import (
     MAX_FAULTS_KEPT,
     ChunkResult,
+    ChunkStopped,
     Fault,
     Mode,
     Task,
@@ -28,31 +38,51 @@ from bummerl.arena.match import (
     play_chunk,
 )
 from bummerl.arena.results import ArenaResult, PairingRecord, labels_for, standings, summarize
+from bummerl.arena.seeds import fresh_root
 from bummerl.arena.timing import merge
 from bummerl.bots.registry import CMD_PREFIX, UnknownBotError, make_bot
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 
-__all__ = ["ArenaConfig", "ArenaError", "plan", "run_arena"]
+__all__ = ["ArenaConfig", "ArenaError", "ArenaInterrupted", "chunks", "run_arena"]
+
+#: Chunks in flight per worker: enough to keep every worker busy, few enough to keep memory flat.
+IN_FLIGHT_PER_WORKER = 2
+#: Seconds a worker gets to stop its bots after Ctrl-C before it is killed.
+STOP_GRACE = 1.0
 
 
 class ArenaError(BummerlError):
     """Arena settings that cannot work (the message says which and why)."""
 
 
+class ArenaInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run; ``result`` holds what was finished (``result.complete`` is False)."""
+
+    def __init__(self, result: ArenaResult) -> None:
+        super().__init__("interrupted")
+        self.result = result
+
+
 @dataclass(frozen=True, slots=True)
 class ArenaConfig:
     """An arena run. Every pair of bots plays ``deals`` deals (deal mode) or, when ``bummerls`` is set,
-    that many whole Bummerls (Bummerl mode); either way in twins, the same cards with seats swapped."""
+    that many whole Bummerls (Bummerl mode); either way in twins, the same cards with seats swapped.
+
+    ``seed`` is the root of every deck and bot seed (None: a fresh secret one, see
+    :mod:`bummerl.arena.seeds`). ``ray`` runs the chunks as Ray tasks: ``"local"`` on a Ray started here
+    with ``workers`` CPUs, or the address of a running cluster (``"auto"``, ``"ray://host:10001"``).
+    """
 
     bots: tuple[str, ...]
     rules: Rules
-    seed: int = 1
+    seed: int | None = None
     deals: int = 200
     bummerls: int | None = None
     workers: int = 1
     timeout: float | None = None
     anchor: str | None = None
+    ray: str | None = None
 
     @property
     def mode(self) -> Mode:
@@ -76,8 +106,15 @@ def _check(config: ArenaConfig) -> tuple[str, ...]:
         )
     if config.workers < 1:
         raise ArenaError(f"--workers must be at least 1, not {config.workers}")
-    if config.timeout is not None and config.timeout <= 0:
-        raise ArenaError(f"--timeout must be positive, not {config.timeout}")
+    if config.timeout is not None and not (math.isfinite(config.timeout) and config.timeout > 0):
+        raise ArenaError(f"--timeout must be a finite positive number of seconds, not {config.timeout}")
+    if config.seed is not None and config.seed < 0:
+        raise ArenaError(f"--seed must not be negative, not {config.seed}")
+    if config.ray is not None:
+        from bummerl.arena.cluster import ray_available
+
+        if not ray_available():
+            raise ArenaError("--ray needs Ray: pip install 'bummerl[cluster]'")
     labels = labels_for(config.bots)
     if config.anchor is not None and config.anchor not in labels:
         raise ArenaError(f"anchor {config.anchor!r} is not one of the bots ({', '.join(labels)})")
@@ -97,74 +134,160 @@ def _check(config: ArenaConfig) -> tuple[str, ...]:
     return labels
 
 
-def plan(config: ArenaConfig) -> list[Task]:
-    """Every chunk of every pairing, pairings in order (A before B as given on the command line).
+def _pairings(config: ArenaConfig) -> list[tuple[int, int]]:
+    return list(combinations(range(len(config.bots)), 2))
+
+
+def chunks(config: ArenaConfig, root: int) -> Iterator[Task]:
+    """Every chunk of every pairing, made as it is asked for, pairings in order (A before B as given).
 
     >>> from bummerl.rules import Rules
-    >>> tasks = plan(ArenaConfig(("a", "b", "c"), Rules.preset("standard"), deals=8))
+    >>> tasks = list(chunks(ArenaConfig(("a", "b", "c"), Rules.preset("standard"), deals=8), root=1))
     >>> [(t.pairing, t.names, t.first, t.count) for t in tasks][:2]
     [(0, ('a', 'b'), 0, 1), (0, ('a', 'b'), 1, 1)]
     >>> len(tasks)
     12
+    >>> next(chunks(ArenaConfig(("a", "b"), Rules.preset("standard"), deals=10**30), root=1)).count
+    50
     """
     pairs = config.games // 2
-    tasks = []
-    for index, (i, j) in enumerate(combinations(range(len(config.bots)), 2)):
+    for index, (i, j) in enumerate(_pairings(config)):
         size = chunk_size(pairs, outside=any(_outside(config.bots[k]) for k in (i, j)))
         for chunk, first in enumerate(range(0, pairs, size)):
-            tasks.append(Task(index, (config.bots[i], config.bots[j]), config.rules, config.seed, config.mode,
-                              first, min(size, pairs - first), chunk, config.timeout))
-    return tasks
+            yield Task(index, (config.bots[i], config.bots[j]), config.rules, root, config.mode,
+                       first, min(size, pairs - first), chunk, config.timeout)
 
 
 def _outside(spec: str) -> bool:
     return spec.strip().lower().startswith(CMD_PREFIX)
 
 
-def _results(tasks: list[Task], workers: int) -> Iterator[tuple[Task, ChunkResult]]:
-    """Play the tasks, yielding each as it finishes (in order with one worker)."""
-    if workers == 1 or len(tasks) == 1:
-        for task in tasks:
-            yield task, play_chunk(task)
-        return
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks)),
-                             mp_context=multiprocessing.get_context(method)) as pool:
-        pending: dict[Future[ChunkResult], Task] = {pool.submit(play_chunk, t): t for t in tasks}
-        try:
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield pending.pop(future), future.result()
-        finally:
-            for future in pending:
-                future.cancel()
+# ------------------------------------------------------------------------------------------- backends
 
+def _inline(tasks: Iterator[Task]) -> Iterator[tuple[Task, ChunkResult]]:
+    """Play the tasks one after the other in this process."""
+    for task in tasks:
+        yield task, play_chunk(task)
+
+
+def _stop_worker(signum: int, frame: FrameType | None) -> None:
+    raise ChunkStopped
+
+
+def _worker_init() -> None:
+    """In a worker: Ctrl-C is the parent's business; SIGTERM stops the chunk (its bots are killed)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop_worker)
+
+
+def _play_in_worker(task: Task) -> ChunkResult:
+    try:
+        return play_chunk(task)
+    except ChunkStopped:  # the bots are stopped already (play_chunk's cleanup): leave at once
+        os._exit(1)
+
+
+def _processes(tasks: Iterator[Task], workers: int) -> Iterator[tuple[Task, ChunkResult]]:
+    """Play the tasks in ``workers`` processes, a few in flight each, yielding each as it finishes."""
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
+                               initializer=_worker_init)
+    pending: dict[Future[ChunkResult], Task] = {}
+    finished = False
+    try:
+        for task in tasks:
+            pending[pool.submit(_play_in_worker, task)] = task
+            while len(pending) >= IN_FLIGHT_PER_WORKER * workers:
+                yield from _collect(pending)
+        while pending:
+            yield from _collect(pending)
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown()
+        else:
+            _kill_pool(pool)
+
+
+def _collect(pending: dict[Future[ChunkResult], Task]) -> Iterator[tuple[Task, ChunkResult]]:
+    """Wait (in short steps, so that Ctrl-C is seen at once) for at least one task and yield it."""
+    while True:
+        done, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+        if done:
+            break
+    for future in done:
+        yield pending.pop(future), future.result()
+
+
+def _kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop every worker: SIGTERM (they kill their outside bots and exit), SIGKILL after the grace."""
+    procs = list(pool._processes.values())
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    deadline = time.monotonic() + STOP_GRACE
+    for proc in procs:
+        proc.join(max(0.0, deadline - time.monotonic()))
+    for proc in procs:
+        if proc.is_alive():
+            proc.kill()
+            proc.join()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _results(config: ArenaConfig, tasks: Iterator[Task]) -> Iterator[tuple[Task, ChunkResult]]:
+    if config.ray is not None:
+        from bummerl.arena.cluster import ray_results
+
+        return ray_results(tasks, config.ray or "local", config.workers)
+    if config.workers == 1:
+        return _inline(tasks)
+    return _processes(tasks, config.workers)
+
+
+# ------------------------------------------------------------------------------------------- the run
 
 def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None) -> ArenaResult:
-    """Play the arena; ``progress(n)`` is called as every chunk of n deals (or Bummerls) finishes."""
+    """Play the arena; ``progress(n)`` is called as every chunk of n deals (or Bummerls) finishes.
+
+    Raises :class:`ArenaInterrupted` (a KeyboardInterrupt) with the results so far on Ctrl-C.
+    """
     labels = _check(config)
-    tasks = plan(config)
+    root = fresh_root() if config.seed is None else config.seed
+    records = [
+        PairingRecord(index, (labels[i], labels[j]), (config.bots[i], config.bots[j]), config.mode)
+        for index, (i, j) in enumerate(_pairings(config))
+    ]
+    waiting: dict[tuple[int, int], ChunkResult] = {}  # finished out of order, until their turn
+    next_chunk = [0] * len(records)
     started = time.perf_counter()
-    chunks: dict[tuple[int, int], ChunkResult] = {}
-    for task, result in _results(tasks, config.workers):
-        chunks[(task.pairing, task.first)] = result
-        if progress is not None:
-            progress(2 * task.count)
-    seconds = time.perf_counter() - started
-    records = []
-    for index, (i, j) in enumerate(combinations(range(len(config.bots)), 2)):
-        rec = PairingRecord(index, (labels[i], labels[j]), (config.bots[i], config.bots[j]), config.mode)
-        for key in sorted(k for k in chunks if k[0] == index):
-            _add(rec, chunks[key])
-        records.append(rec)
+    try:
+        for task, result in _results(config, chunks(config, root)):
+            waiting[(task.pairing, task.chunk)] = result
+            p = task.pairing
+            while (p, next_chunk[p]) in waiting:
+                _add(records[p], waiting.pop((p, next_chunk[p])))
+                next_chunk[p] += 1
+            if progress is not None:
+                progress(2 * task.count)
+    except ClusterError as err:
+        raise ArenaError(str(err)) from None
+    except KeyboardInterrupt:
+        partial = _result(config, labels, root, records, time.perf_counter() - started, complete=False)
+        raise ArenaInterrupted(partial) from None
+    return _result(config, labels, root, records, time.perf_counter() - started, complete=True)
+
+
+def _result(config: ArenaConfig, labels: tuple[str, ...], root: int, records: list[PairingRecord],
+            seconds: float, complete: bool) -> ArenaResult:
     anchor = config.anchor or ("random" if "random" in labels else labels[0])
     return ArenaResult(
-        specs=config.bots, labels=labels, rules=config.rules.describe(), seed=config.seed, mode=config.mode,
+        specs=config.bots, labels=labels, rules=config.rules.describe(), seed=root, mode=config.mode,
         games=config.games, workers=config.workers, anchor=anchor,
         pairings=tuple(summarize(rec) for rec in records),
         standings=standings(labels, config.bots, records, anchor),
-        deals=sum(len(rec.points) for rec in records), seconds=seconds,
+        deals=sum(len(rec.points) for rec in records), seconds=seconds, complete=complete,
+        backend="ray" if config.ray is not None else "local",
     )
 
 

@@ -2,8 +2,9 @@
 
 Name one with the spec ``cmd:COMMAND`` wherever a bot name is taken (``bummerl arena random
 "cmd:python examples/random_bot.py"``). The command line is split like a shell would split it (no shell
-runs it); a leading ``python`` or ``python3`` means the interpreter bummerl runs on. The program's
-standard error is kept, and its last lines are quoted when it fails.
+runs it); a leading ``python`` or ``python3`` means the interpreter bummerl runs on. The program runs in
+a process group of its own, killed as a whole when it is stopped (so nothing it started outlives it).
+The last 64 KB of its standard error are kept, and its last line is quoted when it fails.
 
 Protocol (version 1). Every message is one JSON object on one line, in UTF-8; the program answers on its
 standard output, one line per answer, and must flush after each line.
@@ -13,9 +14,11 @@ standard output, one line per answer, and must flush after each line.
     {"type": "hello", "protocol": 1, "seed": 12345, "timeout": 10.0}
 
 ``decide`` (whenever it is this bot's turn) -- answer with the action string, either bare
-(``play QH``), as a JSON string (``"play QH"``) or as an object (``{"action": "play QH"}``)::
+(``play QH``), as a JSON string (``"play QH"``) or as an object (``{"action": "play QH"}``); an object
+may echo the message's ``id`` (``{"action": "play QH", "id": 7}``), and then an answer to any other
+decide message is refused::
 
-    {"type": "decide", "seat": 0, "dealer": 1, "to_move": 0, "rules": "standard",
+    {"type": "decide", "id": 7, "seat": 0, "dealer": 1, "to_move": 0, "rules": "standard",
      "hand": ["QH", "TC", "AS", "KS", "TD"], "trump": "H", "trump_card": "AH", "bottom_card": "AH",
      "talon_size": 10, "talon_open": true, "closed_by": null, "close_snapshot": null,
      "lead": null, "married": null, "tricks": [{"leader": 0, "lead": "AS", "follow": "QS", "winner": 0}],
@@ -26,7 +29,8 @@ standard output, one line per answer, and must flush after each line.
   ``rules`` is the contract's form (a preset name or an object of flags), ``trump_card`` the face-up card
   (null once closed or drawn), ``bottom_card`` the trump card under the talon face up or turned down by
   closing, ``score`` the game points each seat still needs in a Bummerl (null outside one), ``legal``
-  sorted action strings. Cards and actions are the contract's strings (rules.md sections 1 and 3).
+  sorted action strings, ``id`` counts the decide messages this program was sent (from 1). Cards and
+  actions are the contract's strings (rules.md sections 1 and 3).
 
 ``deal_end`` (after each deal this bot played; no answer)::
 
@@ -38,10 +42,12 @@ standard output, one line per answer, and must flush after each line.
 ``bye`` (the end; no answer): the program should exit. Its standard input is closed after it.
 
 An answer that is not valid JSON (when it starts with ``{`` or ``"``), an object without an ``action``
-string, a text that is no action, an action that is not legal, a line nobody asked for, no answer
-within the timeout, or a program that exits: each raises :class:`ExternalBotError` with a one-line
-reason (the arena records it as that bot's fault and goes on). After a timeout or a crash the program
-is stopped, and started again (at most ``max_restarts`` times) when the next deal begins.
+string, a text that is no action, an action that is not legal, an echoed ``id`` that is not this
+message's, a line nobody asked for (output before a decide message, or a second line with an answer), no
+answer within the timeout, or a program that exits: each raises :class:`ExternalBotError` with a
+one-line reason (the arena records it as that bot's fault and goes on). After a timeout, a crash or
+output out of step the program is stopped, and started again (at most ``max_restarts`` times) when the
+next deal begins; an extra line is never read as an answer.
 
 >>> import sys
 >>> program = "import sys\\nfor line in sys.stdin: print('{}' if 'hello' in line else 'play AS', flush=True)"
@@ -58,27 +64,33 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import Any
 
 from bummerl.actions import Action, ActionParseError
 from bummerl.engine import Outcome
 from bummerl.view import View
 
-__all__ = ["DEFAULT_TIMEOUT", "PROTOCOL_VERSION", "ExternalBot", "ExternalBotError", "view_to_json"]
+__all__ = [
+    "DEFAULT_TIMEOUT", "PROTOCOL_VERSION", "STDERR_TAIL", "ExternalBot", "ExternalBotError", "parse_answer",
+    "parse_reply", "view_to_json",
+]
 
 PROTOCOL_VERSION = 1
 #: Seconds a program may think about one decision.
 DEFAULT_TIMEOUT = 10.0
 #: Seconds a program may take to start and answer ``hello``.
 STARTUP_TIMEOUT = 10.0
+#: Bytes of a program's standard error kept (the last ones).
+STDERR_TAIL = 64 * 1024
 _MAX_LINE = 1 << 20
 
 
@@ -108,19 +120,37 @@ def parse_reply(line: str) -> Action:
     ...
     bummerl.bots.external.ExternalBotError: answer has no "action" string: '{"move": 1}'
     """
+    return parse_answer(line)[0]
+
+
+def parse_answer(line: str) -> tuple[Action, int | None]:
+    """The action in one answer line and the ``id`` it echoes (None when it echoes none).
+
+    >>> parse_answer('{"action": "claim", "id": 4}'), parse_answer('play QH')
+    ((Action.parse('claim'), 4), (Action.parse('play QH'), None))
+    >>> parse_answer('{"action": "claim", "id": "4"}')
+    Traceback (most recent call last):
+    ...
+    bummerl.bots.external.ExternalBotError: answer's "id" is not a whole number: '{"action": "claim", ...
+    """
     text = line.strip()
+    echoed: int | None = None
     if text[:1] in ("{", '"'):
         try:
             value = json.loads(text)
         except json.JSONDecodeError as err:
             raise ExternalBotError(f"malformed JSON answer {_clip(text)!r}: {err.msg}") from None
         if isinstance(value, dict):
+            if value.get("id") is not None:
+                echoed = value["id"]
+                if type(echoed) is not int:
+                    raise ExternalBotError(f'answer\'s "id" is not a whole number: {_clip(text)!r}')
             value = value.get("action")
         if not isinstance(value, str):
             raise ExternalBotError(f'answer has no "action" string: {_clip(text)!r}')
         text = value
     try:
-        return Action.parse(text)
+        return Action.parse(text), echoed
     except ActionParseError as err:
         raise ExternalBotError(f"unknown action in answer: {err}") from None
 
@@ -132,7 +162,9 @@ def _clip(text: str, limit: int = 80) -> str:
 class ExternalBot:
     """A bot played by an outside program over JSON lines (the protocol is in this module's docstring).
 
-    The program is started on first use. Call :meth:`close` (or use ``with``) when done.
+    The program is started on first use, in a process group of its own: whatever it starts goes with it
+    when it is stopped (at :meth:`close`, on a timeout, a protocol fault, or :meth:`kill`). Its standard
+    error is kept to the last :data:`STDERR_TAIL` bytes. Call :meth:`close` (or use ``with``) when done.
     """
 
     def __init__(
@@ -149,8 +181,9 @@ class ExternalBot:
             raise ValueError("an outside bot needs a command line (cmd:COMMAND)")
         if argv[0] in ("python", "python3"):
             argv[0] = sys.executable
-        if timeout <= 0:
-            raise ValueError(f"the timeout must be positive, not {timeout}")
+        for what, value in (("timeout", timeout), ("startup timeout", startup_timeout)):
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"the {what} must be a finite positive number of seconds, not {value}")
         self.argv = argv
         self.seed = seed
         self.timeout = timeout
@@ -160,22 +193,27 @@ class ExternalBot:
         self.hello: dict[str, Any] | None = None
         self.restarts = 0
         self._proc: subprocess.Popen[bytes] | None = None
-        self._stderr: IO[bytes] | None = None
         self._buffer = b""
+        self._stderr = bytearray()  # the last STDERR_TAIL bytes the program wrote there
+        self._stderr_open = False
+        self._asked = 0  # decide messages sent to this program (their "id")
         self._dead: str | None = None  # why the program is gone, once it is
 
     # ------------------------------------------------------------------------------------------ process
 
     def _start(self) -> None:
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the program runs
         try:
             self._proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, bufsize=0
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                start_new_session=True,
             )
         except OSError as err:
             self._dead = f"cannot start {shlex.join(self.argv)!r}: {err.strerror or err}"
             raise ExternalBotError(self._dead) from None
         self._buffer = b""
+        self._stderr.clear()
+        self._stderr_open = True
+        self._asked = 0
         self._dead = None
         self._send({"type": "hello", "protocol": PROTOCOL_VERSION, "seed": self.seed,
                     "timeout": self.timeout})
@@ -195,30 +233,58 @@ class ExternalBot:
         if self._dead is not None:
             raise ExternalBotError(self._dead)
 
-    def _stop(self, why: str) -> None:
-        """Stop the program (it is out of step or gone) and remember why."""
+    def _stop(self, why: str, grace: float = 0.0) -> None:
+        """Stop the program and everything it started (it is out of step, gone, or done) and remember why.
+
+        With a ``grace`` the program may first exit by itself (its standard input is closed); then its
+        whole process group is killed, before the program is reaped so that the group id is still its own.
+        """
         proc = self._proc
         if proc is not None:
-            if proc.poll() is None:
-                proc.kill()
+            if grace > 0:
+                _wait_exit(proc.pid, grace)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-            for pipe in (proc.stdin, proc.stdout):
+            self._read_stderr(block=False)
+            for pipe in (proc.stdin, proc.stdout, proc.stderr):
                 if pipe is not None:
-                    pipe.close()
+                    with contextlib.suppress(OSError):
+                        pipe.close()
+            self._stderr_open = False
         self._proc = None
         self._dead = why
 
-    def _stderr_tail(self) -> str:
-        if self._stderr is None:
-            return ""
-        try:
-            self._stderr.seek(0, os.SEEK_END)
-            size = self._stderr.tell()
-            self._stderr.seek(max(0, size - 400))
-            tail = self._stderr.read().decode("utf-8", "replace").strip().splitlines()
-        except (OSError, ValueError):
-            return ""
-        return f"; its last error output: {tail[-1].strip()!r}" if tail else ""
+    def _read_stderr(self, block: bool) -> None:
+        """Move what the program wrote to standard error into the bounded tail (``block``: until it closes
+        its end, for at most a second)."""
+        proc = self._proc
+        if proc is None or proc.stderr is None or not self._stderr_open:
+            return
+        fd = proc.stderr.fileno()
+        deadline = time.monotonic() + (1.0 if block else 0.0)
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while sel.select(max(0.0, deadline - time.monotonic())):
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    self._stderr_open = False
+                    return
+                self._keep_stderr(chunk)
+
+    def _keep_stderr(self, chunk: bytes) -> None:
+        self._stderr += chunk
+        if len(self._stderr) > STDERR_TAIL:
+            del self._stderr[:-STDERR_TAIL]
+
+    @property
+    def stderr_tail(self) -> str:
+        """The last :data:`STDERR_TAIL` bytes the program wrote to standard error (decoded leniently)."""
+        return self._stderr.decode("utf-8", "replace")
+
+    def _stderr_note(self) -> str:
+        tail = self.stderr_tail.strip().splitlines()
+        return f"; its last error output: {_clip(tail[-1].strip(), 200)!r}" if tail else ""
 
     def _crashed(self, when: str) -> ExternalBotError:
         proc = self._proc
@@ -228,7 +294,9 @@ class ExternalBot:
                 code = proc.wait(timeout=1.0)
             except subprocess.TimeoutExpired:
                 code = "none: it closed its output"
-        self._stop(f"the bot program exited (code {code}) {when}{self._stderr_tail()}")
+            self._read_stderr(block=True)
+        note = self._stderr_note()
+        self._stop(f"the bot program exited (code {code}) {when}{note}")
         return ExternalBotError(self._dead or "the bot program exited")
 
     def _send(self, message: dict[str, Any]) -> None:
@@ -241,24 +309,37 @@ class ExternalBot:
             raise self._crashed(f"before the {message['type']} message") from None
 
     def _read_line(self, timeout: float, what: str) -> str:
+        """The next line of standard output (standard error is kept meanwhile); stop the program on a
+        timeout, an endless line or its exit."""
         proc = self._proc
-        assert proc is not None and proc.stdout is not None
-        fd = proc.stdout.fileno()
+        assert proc is not None and proc.stdout is not None and proc.stderr is not None
+        out, err = proc.stdout.fileno(), proc.stderr.fileno()
         deadline = time.monotonic() + timeout
         with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_READ)
+            sel.register(out, selectors.EVENT_READ)
+            if self._stderr_open:
+                sel.register(err, selectors.EVENT_READ)
             while b"\n" not in self._buffer:
                 left = deadline - time.monotonic()
-                if left <= 0 or not sel.select(left):
-                    self._stop(f"no answer to {what} within {timeout:g} s (timeout)")
+                ready = sel.select(left) if left > 0 else []
+                if not ready:
+                    self._stop(f"no answer to {what} within {timeout:g} s (timeout){self._stderr_note()}")
                     raise ExternalBotError(self._dead or "timeout")
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    raise self._crashed(f"instead of answering {what}")
-                self._buffer += chunk
-                if len(self._buffer) > _MAX_LINE:
-                    self._stop(f"answer to {what} longer than {_MAX_LINE} bytes")
-                    raise ExternalBotError(self._dead or "answer too long")
+                for key, _ in ready:
+                    chunk = os.read(key.fd, 65536)
+                    if key.fd == err:
+                        if chunk:
+                            self._keep_stderr(chunk)
+                        else:
+                            self._stderr_open = False
+                            sel.unregister(err)
+                        continue
+                    if not chunk:
+                        raise self._crashed(f"instead of answering {what}")
+                    self._buffer += chunk
+                    if len(self._buffer) > _MAX_LINE:
+                        self._stop(f"answer to {what} longer than {_MAX_LINE} bytes")
+                        raise ExternalBotError(self._dead or "answer too long")
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", "replace")
 
@@ -266,6 +347,7 @@ class ExternalBot:
         """Read whatever the program has written already (unasked output is an error)."""
         proc = self._proc
         assert proc is not None and proc.stdout is not None
+        self._read_stderr(block=False)
         fd = proc.stdout.fileno()
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
@@ -274,6 +356,15 @@ class ExternalBot:
                 if not chunk:
                     return  # end of output: the next read reports the exit
                 self._buffer += chunk
+
+    def _unasked(self, when: str) -> None:
+        """Refuse output that nobody asked for: the program is out of step, so it is stopped."""
+        if self._buffer.strip():
+            extra = self._buffer.partition(b"\n")[0].decode("utf-8", "replace").strip()
+            self._stop(f"unexpected output {_clip(extra)!r} {when} (answer each message with one line; print "
+                       "anything else to standard error)")
+            raise ExternalBotError(self._dead or "unexpected output")
+        self._buffer = b""
 
     # ------------------------------------------------------------------------------------------ bot
 
@@ -284,17 +375,23 @@ class ExternalBot:
             self._dead = None
 
     def choose(self, view: View) -> Action:
-        """Send the view, read back the action; raise :class:`ExternalBotError` on any failure."""
+        """Send the view, read back the action; raise :class:`ExternalBotError` on any failure.
+
+        Output the program wrote before this ``decide`` message, or more than one line at once as its
+        answer, is refused (and the program stopped): an extra line is never read as the next answer.
+        """
         self._ensure()
         self._drain()
-        if self._buffer.strip():
-            extra = self._buffer.partition(b"\n")[0].decode("utf-8", "replace").strip()
-            self._buffer = b""
-            raise ExternalBotError(f"unexpected output {_clip(extra)!r} before the decide message (answer "
-                                   "each message with one line; print anything else to standard error)")
-        self._send(view_to_json(view))
+        self._unasked("before the decide message")
+        self._asked += 1
+        self._send({**view_to_json(view), "id": self._asked})
         line = self._read_line(self.timeout, "decide")
-        action = parse_reply(line)
+        action, echoed = parse_answer(line)
+        if echoed is not None and echoed != self._asked:
+            self._stop(f"answer {_clip(line.strip())!r} is for decide {echoed}, not for decide {self._asked}")
+            raise ExternalBotError(self._dead or "answer out of step")
+        self._drain()
+        self._unasked("after the answer")
         if action not in view.legal_actions:
             legal = ", ".join(sorted(str(a) for a in view.legal_actions))
             raise ExternalBotError(f"illegal action {str(action)!r} (legal: {legal})")
@@ -313,21 +410,25 @@ class ExternalBot:
             self._send(message)
 
     def close(self) -> None:
-        """Say ``bye``, give the program a moment to exit, then stop it."""
+        """Say ``bye`` and close the program's input, give it a second to exit, then stop its process
+        group (anything it left running)."""
         proc = self._proc
         if proc is not None:
             try:
                 self._send({"type": "bye"})
                 assert proc.stdin is not None
                 proc.stdin.close()
-                proc.wait(timeout=1.0)
-            except (ExternalBotError, OSError, subprocess.TimeoutExpired):
+            except (ExternalBotError, OSError):
                 pass
-            self._stop("closed")
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
+            if self._proc is not None:
+                self._stop("closed", grace=1.0)
         self._dead = "closed"
+
+    def kill(self) -> None:
+        """Stop the program and its process group at once, without a ``bye`` (the arena is stopping)."""
+        if self._proc is not None:
+            self._stop("killed")
+        self._dead = "killed"
 
     def __enter__(self) -> ExternalBot:
         return self
@@ -337,6 +438,25 @@ class ExternalBot:
 
     def __del__(self) -> None:
         proc = getattr(self, "_proc", None)
-        if proc is not None and proc.poll() is None:
-            proc.kill()
+        if proc is not None and proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def _wait_exit(pid: int, timeout: float) -> None:
+    """Wait up to ``timeout`` seconds for a child to exit, without reaping it (its pid, and so its
+    process group id, stay reserved until it is reaped)."""
+    deadline = time.monotonic() + timeout
+    delay = 0.001
+    while True:
+        try:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return
+        except ChildProcessError:
+            return
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        time.sleep(min(delay, left))
+        delay = min(delay * 2, 0.05)

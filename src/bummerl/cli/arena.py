@@ -26,8 +26,10 @@ def arena(
     bummerls: Annotated[int | None, typer.Option(
         help="Play this many whole Bummerls per pair instead (even; twins on the same cards, seats swapped); "
              "bots see the score.", show_default=False)] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the decks and the bots: the same seed, the same "
-                                           "games.")] = 1,
+    seed: Annotated[int | None, typer.Option(
+        help="Root of the decks and the bots' seeds: the same seed, the same games (default: a fresh secret "
+             "one, printed with the results; a guessable seed lets a bot guess the decks).",
+        show_default=False)] = None,
     rules: Annotated[str, typer.Option(help="Rules preset: standard, soft, sharp, tompa, vu, sixty-six.")]
         = "standard",
     rule: Annotated[list[str] | None, typer.Option(
@@ -38,6 +40,12 @@ def arena(
                                                        "(default 10).", show_default=False)] = None,
     anchor: Annotated[str | None, typer.Option(help="Bot rated 0 (default: random if playing, else the "
                                                     "first bot).", show_default=False)] = None,
+    ray: Annotated[bool, typer.Option(
+        "--ray", help="Run the chunks as Ray tasks (pip install 'bummerl[cluster]') on a Ray started here "
+                      "with -j CPUs, or on the cluster at --ray-address.")] = False,
+    ray_address: Annotated[str | None, typer.Option(
+        "--ray-address", metavar="ADDRESS", help="The Ray cluster to run on (implies --ray): auto, HOST:6379 "
+                                                 "or ray://HOST:10001.", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print one CSV row per bot and pairing.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
@@ -68,16 +76,24 @@ def arena(
     except (RulesError, ValueError) as err:
         fail(str(err))
 
-    from bummerl.arena import ArenaConfig, ArenaError, print_report, run_arena, to_csv, to_json
+    from bummerl.arena import ArenaConfig, ArenaError, ArenaInterrupted, run_arena
 
     config = ArenaConfig(specs, chosen, seed=seed, deals=deals, bummerls=bummerls, workers=workers,
-                         timeout=timeout, anchor=anchor)
+                         timeout=timeout, anchor=anchor,
+                         ray=ray_address if ray_address is not None else ("local" if ray else None))
     try:
         result = run_arena(config) if quiet or not sys.stderr.isatty() else _run_with_progress(config)
     except ArenaError as err:
         fail(str(err))
-    except KeyboardInterrupt:
-        fail("interrupted", code=130)
+    except ArenaInterrupted as stop:
+        _print(stop.result, as_json, as_csv)
+        fail(f"interrupted: the results above are the {stop.result.deals} deals finished", code=130)
+    _print(result, as_json, as_csv)
+
+
+def _print(result: ArenaResult, as_json: bool, as_csv: bool) -> None:
+    from bummerl.arena import print_report, to_csv, to_json
+
     if as_json:
         typer.echo(json.dumps(to_json(result), indent=2))
     elif as_csv:

@@ -1,0 +1,94 @@
+"""The arena on Ray: every chunk a Ray task (``pip install 'bummerl[cluster]'``; ``bummerl arena --ray``).
+
+A chunk is the same work unit as in a worker process (:func:`~bummerl.arena.match.play_chunk`: its deck
+pairs, its bots made from the bot stream), so a run gives the same numbers on Ray as here, for the same
+seed. Only a few chunks per CPU of the cluster are in flight; Ctrl-C cancels them (each task stops its
+outside bots) and, for a Ray started here, shuts Ray down. Every node needs the same bummerl (and the
+programs of outside bots, run on the node that plays the chunk).
+
+``address`` is ``"local"`` (start a Ray here with ``workers`` CPUs) or the address of a running cluster,
+as ``ray.init`` takes it (``"auto"`` on a node of the cluster, ``"HOST:6379"``, ``"ray://HOST:10001"``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+from bummerl.arena.match import ChunkResult, Task, play_chunk
+from bummerl.errors import BummerlError
+
+__all__ = ["ClusterError", "ray_available", "ray_results"]
+
+#: Chunks in flight per CPU of the cluster.
+IN_FLIGHT_PER_CPU = 2
+
+
+class ClusterError(BummerlError):
+    """Ray is missing or its cluster cannot be reached (the message says which)."""
+
+
+def ray_available() -> bool:
+    """Whether Ray can be imported (the ``cluster`` extra is installed).
+
+    >>> isinstance(ray_available(), bool)
+    True
+    """
+    return importlib.util.find_spec("ray") is not None
+
+
+def _connect(address: str, workers: int) -> tuple[Any, bool]:
+    """The ``ray`` module, connected; and whether Ray was started here (and so is to be shut down)."""
+    if not ray_available():
+        raise ClusterError("--ray needs Ray: pip install 'bummerl[cluster]'")
+    import ray
+
+    if ray.is_initialized():
+        return ray, False
+    try:
+        if address == "local":
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.ERROR)
+        else:
+            ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+    except (ConnectionError, RuntimeError, ValueError) as err:
+        first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise ClusterError(f"cannot start or reach Ray at {address!r}: {first}") from None
+    return ray, True
+
+
+def ray_results(tasks: Iterator[Task], address: str, workers: int) -> Iterator[tuple[Task, ChunkResult]]:
+    """Play the tasks as Ray tasks, yielding each as it finishes."""
+    ray, started_here = _connect(address, workers)
+    remote = ray.remote(num_cpus=1)(play_chunk)
+    cpus = int(ray.cluster_resources().get("CPU", workers)) or 1
+    limit = IN_FLIGHT_PER_CPU * cpus
+    pending: dict[Any, Task] = {}
+    finished = False
+    try:
+        for task in tasks:
+            pending[remote.remote(task)] = task
+            while len(pending) >= limit:
+                yield from _collect(ray, pending)
+        while pending:
+            yield from _collect(ray, pending)
+        finished = True
+    finally:
+        if not finished:
+            for ref in pending:  # a running task gets a KeyboardInterrupt: it kills its bots and stops
+                ray.cancel(ref)
+        if started_here:
+            ray.shutdown()
+
+
+def _collect(ray: Any, pending: dict[Any, Task]) -> Iterator[tuple[Task, ChunkResult]]:
+    """Wait (in short steps, so that Ctrl-C is seen at once) for at least one task and yield it."""
+    while True:
+        ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.2)
+        if ready:
+            break
+    for ref in ready:
+        result: ChunkResult = ray.get(ref)
+        yield pending.pop(ref), result

@@ -1,0 +1,96 @@
+"""Ctrl-C in a running arena: one real SIGINT stops a ``-j 2`` run within 2 seconds, prints the results so
+far and exits 130, and leaves no worker and no outside bot behind (issue 11, section 5)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+#: An outside bot that plays random legal actions and notes its pid at every start; from the fifth start
+#: on it hangs (so the run is still going, with chunks finished, whenever the test sends Ctrl-C).
+BOT = textwrap.dedent("""\
+    import json, os, random, sys, time
+    with open(sys.argv[1], "a") as log:
+        log.write(f"{os.getpid()}\\n")
+    with open(sys.argv[1]) as log:
+        if len(log.read().split()) >= 5:
+            time.sleep(600)
+    rng = random.Random(1)
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "hello":
+            print("{}", flush=True)
+        elif msg["type"] == "decide":
+            print(rng.choice(msg["legal"]), flush=True)
+        elif msg["type"] == "bye":
+            break
+    """)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with open(task / "children") as f:
+            out += [int(x) for x in f.read().split()]
+    return out
+
+
+def _wait_for(condition: object, within: float) -> None:
+    deadline = time.monotonic() + within
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "the arena did not get going in time"
+        time.sleep(0.05)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc to find the processes")
+def test_one_sigint_stops_a_two_worker_run_within_two_seconds_with_the_results_so_far(tmp_path: Path) -> None:
+    program, pids = tmp_path / "bot.py", tmp_path / "pids"
+    program.write_text(BOT)
+    pids.touch()
+    command = [sys.executable, "-c", "from bummerl.cli import main; main()", "arena", "random",
+               f"cmd:{sys.executable} {program} {pids}", "--deals", "800", "-j", "2", "--json",
+               "--seed", "5"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # a bot program starts with every chunk: with five started, three chunks are done, chunk 0 among
+        # them (the workers take chunks in order), so there are results to print
+        _wait_for(lambda: len(pids.read_text().split()) >= 5 or proc.poll() is not None, within=120)
+        assert proc.poll() is None, proc.communicate()
+        workers = _children(proc.pid)
+        started = time.monotonic()
+        os.kill(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        stopped = time.monotonic() - started
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert stopped < 2.0, f"the arena took {stopped:.2f} s to stop after Ctrl-C"
+    assert err.startswith("error: interrupted: the results above are the ") and err.count("\n") == 1
+    data = json.loads(out)
+    assert data["complete"] is False and data["deals"] > 0 and data["deals"] % 100 == 0  # whole chunks
+    a, b = data["pairings"][0]["results"]
+    assert a["deals"] == data["deals"] and a["won"] + b["won"] + a["drawn"] == data["deals"]
+    assert len(workers) == 2
+    bots = [int(x) for x in pids.read_text().split()]
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in workers + bots) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [p for p in workers + bots if _alive(p)], "a worker or an outside bot outlived the arena"
