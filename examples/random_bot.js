@@ -32,7 +32,8 @@ lines.on("line", (line) => {
   } else if (message.type === "decide") {
     const legal = message.legal; // sorted action strings: "play QH", "close", "marry S", ...
     const action = legal[Math.floor(random() * legal.length)];
-    process.stdout.write(JSON.stringify({ action }) + "\n");
+    // echoing the message's id (when it has one) makes sure no stray line is taken for this answer
+    process.stdout.write(JSON.stringify({ action, id: message.id }) + "\n");
   } else if (message.type === "bye") {
     lines.close();
   } // deal_end and anything newer: no answer

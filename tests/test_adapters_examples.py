@@ -41,7 +41,7 @@ def test_the_javascript_bot_speaks_the_protocol() -> None:
     assert NODE is not None
     messages = [
         {"type": "hello", "protocol": 1, "seed": 7, "timeout": 10.0},
-        {"type": "decide", "legal": ["close", "play AS", "play KS"]},
+        {"type": "decide", "id": 1, "legal": ["close", "play AS", "play KS"]},
         {"type": "deal_end", "seat": 0, "result": {"winner": 1, "game_points": 2, "reason": "claim"}},
         {"type": "decide", "legal": ["claim"]},
         {"type": "bye"},
@@ -51,6 +51,7 @@ def test_the_javascript_bot_speaks_the_protocol() -> None:
                           text=True, timeout=60, check=True)
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert answers[0]["name"] and answers[1]["action"] in ("close", "play AS", "play KS")
+    assert answers[1]["id"] == 1  # the id is echoed when the message has one
     assert answers[2] == {"action": "claim"} and len(answers) == 3
 
 
