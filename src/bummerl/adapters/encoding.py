@@ -31,7 +31,7 @@ married                97     4     1  the suit of a marriage declared in this l
 marriages             101     8     1  marriages declared: [me C D H S, opponent C D H S]
 exchanged_by          109     2     1  who exchanged the trump card: [me, opponent]
 exchange_took         111    24     1  the trump card taken by the exchange
-points                135     2   230  points: [me, opponent] (tricks, counted marriages, last-trick bonus)
+points                135     2   230  points: [me, opponent]; 0 where the rules hide them (open_tricks no)
 pending               137     2   100  declared marriage points not yet counted: [me, opponent]
 tricks_won            139     2    12  tricks won: [me, opponent]
 opponent_hand_size    141     1     6  cards in the opponent's hand
@@ -159,7 +159,7 @@ FIELDS: tuple[Field, ...] = _layout(
     ("marriages", 8, 1, "marriages declared: [me C D H S, opponent C D H S]"),
     ("exchanged_by", 2, 1, "who exchanged the trump card: [me, opponent]"),
     ("exchange_took", 24, 1, "the trump card taken by the exchange"),
-    ("points", 2, MAX_POINTS, "points: [me, opponent] (tricks, counted marriages, last-trick bonus)"),
+    ("points", 2, MAX_POINTS, "points: [me, opponent]; 0 where the rules hide them (open_tricks no)"),
     ("pending", 2, MAX_PENDING, "declared marriage points not yet counted: [me, opponent]"),
     ("tricks_won", 2, MAX_TRICKS, "tricks won: [me, opponent]"),
     ("opponent_hand_size", 1, 6, "cards in the opponent's hand"),
@@ -269,7 +269,8 @@ def encode(view: View, out: Vector | None = None) -> Vector:
             ones.append(slot + 49)
         slot += _TRICK_SLOT
     out[ones] = 1.0
-    points, pending, won = view.points, view.pending, view.tricks_won
+    points = view.points if view.rules.open_tricks else (0, 0)  # "must not show running points"
+    pending, won = view.pending, view.tricks_won
     counts = [view.talon_size, points[me], points[opp], pending[me], pending[opp], won[me], won[opp],
               view.opponent_hand_size]
     out[_COUNT_INDEXES] = counts
@@ -300,7 +301,8 @@ class DecodedView:
     #: Every marriage declared, as (player, suit), sorted (the view keeps them in the order declared).
     marriages: tuple[tuple[int, int], ...]
     exchanged: tuple[int, Card, Card] | None
-    points: tuple[int, int]
+    #: None where the rules hide running points (``open_tricks`` no; the tricks themselves are there).
+    points: tuple[int, int] | None
     pending: tuple[int, int]
     tricks_won: tuple[int, int]
     opponent_hand_size: int
@@ -392,7 +394,7 @@ def decode(obs: npt.ArrayLike) -> DecodedView:
         married=one("married", 4),
         marriages=tuple(marriages),
         exchanged=exchanged,
-        points=pair("points"),
+        points=pair("points") if flags["open_tricks"] else None,
         pending=pair("pending"),
         tricks_won=pair("tricks_won"),
         opponent_hand_size=values[at["opponent_hand_size"]],
