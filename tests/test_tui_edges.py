@@ -383,6 +383,8 @@ def test_german_sixty_six_fits_80_columns_with_six_cards(tmp_path: Path) -> None
         assert f"─ {SIXTH_CARD_KEY} ─" in hand_row.split("▊")[0]  # the sixth card is inside the table
         assert "Sau" in screen and "Herz" in screen and "Laub" in screen
         assert "Trump Eichel" in screen
+        footer = footer_line(app)
+        assert footer.startswith(f"1-5,{SIXTH_CARD_KEY} play") and "q quit" in footer  # every key fits
 
     run(app, body, size=SMALL)
 

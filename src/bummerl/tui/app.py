@@ -16,6 +16,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.events import Resize
 from textual.widgets import Footer, Header, Label, Static
 
 from bummerl.actions import CLAIM, CLOSE, EXCHANGE, PASS, Action
@@ -141,11 +142,19 @@ class BummerlApp(App[None]):
                 yield Static(id="score")
                 yield Static(id="points")
                 yield EventLog(id="log")
-        yield Footer(compact=True)
+        yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#log", EventLog).border_title = "Events"
+        self._fit_footer()
         self.start()
+
+    def on_resize(self, event: Resize) -> None:
+        """Below 100 columns the footer packs its keys closer, so all of them fit in 80."""
+        self._fit_footer()
+
+    def _fit_footer(self) -> None:
+        self.query_one(Footer).compact = self.size.width < 100
 
     def start(self) -> None:
         """Show the session's game from its current state (at the start, and after "play again")."""
