@@ -144,6 +144,8 @@ class ArenaResult:
     seconds: float
     complete: bool = True
     backend: str = "local"
+    #: every pairing's deals (and Bummerls) in play order, for what needs more than the summaries
+    records: tuple[PairingRecord, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def deals_per_second(self) -> float:

@@ -287,7 +287,7 @@ def _result(config: ArenaConfig, labels: tuple[str, ...], root: int, records: li
         pairings=tuple(summarize(rec) for rec in records),
         standings=standings(labels, config.bots, records, anchor),
         deals=sum(len(rec.points) for rec in records), seconds=seconds, complete=complete,
-        backend="ray" if config.ray is not None else "local",
+        backend="ray" if config.ray is not None else "local", records=tuple(records),
     )
 
 

@@ -9,6 +9,7 @@ from bummerl.cli import (
     replay,  # noqa: F401
     serve,  # noqa: F401
     solve,  # noqa: F401
+    tournament,  # noqa: F401
 )
 from bummerl.cli.app import app
 

@@ -1,9 +1,14 @@
-"""``bummerl arena``: bots against each other on paired decks, with 95 % intervals, ratings and speed."""
+"""``bummerl arena``: bots against each other on paired decks, with 95 % intervals, ratings and speed.
+
+The options every arena run takes are written once here (``Deals``, ``Seed``, ...) and shared with
+``bummerl tournament``, as is :func:`run_or_fail` (progress bar, one-line errors, Ctrl-C).
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -13,42 +18,55 @@ from bummerl.cli.app import app, fail, parse_rule_overrides
 if TYPE_CHECKING:
     from bummerl.arena import ArenaConfig, ArenaResult
 
-__all__ = ["arena"]
+__all__ = ["arena", "make_config", "run_or_fail"]
+
+Bots = Annotated[list[str] | None, typer.Argument(
+    help="Two or more bots: registered names (see --list) or cmd:COMMAND for an outside program. Every pair "
+         "of them plays.", show_default=False)]
+Deals = Annotated[int, typer.Option(help="Deals per pair of bots, even: every deck is dealt twice, seats "
+                                         "swapped.")]
+Bummerls = Annotated[int | None, typer.Option(
+    help="Play this many whole Bummerls per pair instead (even; twins on the same cards, seats swapped); "
+         "bots see the score.", show_default=False)]
+Seed = Annotated[int | None, typer.Option(
+    help="Root of the decks and the bots' seeds: the same seed, the same games (default: a fresh secret one, "
+         "printed with the results; a guessable seed lets a bot guess the decks).", show_default=False)]
+RulesName = Annotated[str, typer.Option("--rules", help="Rules preset: standard, soft, sharp, tompa, vu, "
+                                                        "sixty-six.")]
+RuleOverrides = Annotated[list[str] | None, typer.Option(
+    "--rule", help="Override one rule flag, FLAG=VALUE (repeatable), e.g. false_claim=mirror.")]
+Workers = Annotated[int, typer.Option("--workers", "-j", help="Worker processes, or CPUs of a local Ray (the "
+                                                              "results do not depend on it).")]
+Timeout = Annotated[float | None, typer.Option(help="Seconds an outside bot may take per decision (default "
+                                                    "10).", show_default=False)]
+Anchor = Annotated[str | None, typer.Option(help="Bot rated 0 (default: random if playing, else the first "
+                                                 "bot).", show_default=False)]
+Ray = Annotated[bool, typer.Option(
+    "--ray", help="Run the chunks as Ray tasks (pip install 'bummerl[cluster]') on a Ray started here "
+                  "with -j CPUs, or on the cluster at --ray-address.")]
+RayAddress = Annotated[str | None, typer.Option(
+    "--ray-address", metavar="ADDRESS", help="The Ray cluster to run on (implies --ray): auto, HOST:6379 or "
+                                             "ray://HOST:10001.", show_default=False)]
+AsJson = Annotated[bool, typer.Option("--json", help="Print the results as JSON.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
 @app.command()
 def arena(
-    bots: Annotated[list[str] | None, typer.Argument(
-        help="Two or more bots: registered names (see --list) or cmd:COMMAND for an outside program. "
-             "Every pair of them plays.", show_default=False)] = None,
-    deals: Annotated[int, typer.Option(help="Deals per pair of bots, even: every deck is dealt twice, "
-                                            "seats swapped.")] = 200,
-    bummerls: Annotated[int | None, typer.Option(
-        help="Play this many whole Bummerls per pair instead (even; twins on the same cards, seats swapped); "
-             "bots see the score.", show_default=False)] = None,
-    seed: Annotated[int | None, typer.Option(
-        help="Root of the decks and the bots' seeds: the same seed, the same games (default: a fresh secret "
-             "one, printed with the results; a guessable seed lets a bot guess the decks).",
-        show_default=False)] = None,
-    rules: Annotated[str, typer.Option(help="Rules preset: standard, soft, sharp, tompa, vu, sixty-six.")]
-        = "standard",
-    rule: Annotated[list[str] | None, typer.Option(
-        "--rule", help="Override one rule flag, FLAG=VALUE (repeatable), e.g. false_claim=mirror.")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-j", help="Worker processes (the results do not "
-                                                                 "depend on it).")] = 1,
-    timeout: Annotated[float | None, typer.Option(help="Seconds an outside bot may take per decision "
-                                                       "(default 10).", show_default=False)] = None,
-    anchor: Annotated[str | None, typer.Option(help="Bot rated 0 (default: random if playing, else the "
-                                                    "first bot).", show_default=False)] = None,
-    ray: Annotated[bool, typer.Option(
-        "--ray", help="Run the chunks as Ray tasks (pip install 'bummerl[cluster]') on a Ray started here "
-                      "with -j CPUs, or on the cluster at --ray-address.")] = False,
-    ray_address: Annotated[str | None, typer.Option(
-        "--ray-address", metavar="ADDRESS", help="The Ray cluster to run on (implies --ray): auto, HOST:6379 "
-                                                 "or ray://HOST:10001.", show_default=False)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    bots: Bots = None,
+    deals: Deals = 200,
+    bummerls: Bummerls = None,
+    seed: Seed = None,
+    rules: RulesName = "standard",
+    rule: RuleOverrides = None,
+    workers: Workers = 1,
+    timeout: Timeout = None,
+    anchor: Anchor = None,
+    ray: Ray = False,
+    ray_address: RayAddress = None,
+    as_json: AsJson = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print one CSV row per bot and pairing.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Quiet = False,
     list_bots: Annotated[bool, typer.Option("--list", help="List the registered bots and exit.")] = False,
 ) -> None:
     """Pit bots against each other on paired decks and report deals, game points and Bummerls won with 95%
@@ -63,32 +81,48 @@ def arena(
             typer.echo(f"{name:12} {description}")
         typer.echo("cmd:COMMAND  an outside program speaking JSON lines (see examples/random_bot.py)")
         return
+    if as_json and as_csv:
+        fail("choose one of --json and --csv")
+    config = make_config(bots, deals=deals, bummerls=bummerls, seed=seed, rules=rules, rule=rule,
+                         workers=workers, timeout=timeout, anchor=anchor, ray=ray, ray_address=ray_address)
+    result = run_or_fail(config, quiet, lambda partial: _print(partial, as_json, as_csv))
+    _print(result, as_json, as_csv)
+
+
+def make_config(bots: list[str] | None, *, deals: int, bummerls: int | None, seed: int | None, rules: str,
+                rule: list[str] | None, workers: int, timeout: float | None, anchor: str | None, ray: bool,
+                ray_address: str | None) -> ArenaConfig:
+    """The arena settings from the shared options (exit 2 with one line for what cannot work here)."""
+    from bummerl.arena import ArenaConfig
+    from bummerl.bots.registry import describe_bots
     from bummerl.rules import Rules, RulesError
 
     specs = tuple(bots or ())
     if len(specs) < 2:
         known = ", ".join(name for name, _ in describe_bots(public_only=True))
         fail(f"name at least two bots (known bots: {known}; or cmd:COMMAND)")
-    if as_json and as_csv:
-        fail("choose one of --json and --csv")
     try:
         chosen = Rules.preset(rules).replace(**parse_rule_overrides(rule or []))
     except (RulesError, ValueError) as err:
         fail(str(err))
+    return ArenaConfig(specs, chosen, seed=seed, deals=deals, bummerls=bummerls, workers=workers,
+                       timeout=timeout, anchor=anchor,
+                       ray=ray_address if ray_address is not None else ("local" if ray else None))
 
-    from bummerl.arena import ArenaConfig, ArenaError, ArenaInterrupted, run_arena
 
-    config = ArenaConfig(specs, chosen, seed=seed, deals=deals, bummerls=bummerls, workers=workers,
-                         timeout=timeout, anchor=anchor,
-                         ray=ray_address if ray_address is not None else ("local" if ray else None))
+def run_or_fail(config: ArenaConfig, quiet: bool,
+                on_interrupt: Callable[[ArenaResult], None]) -> ArenaResult:
+    """Run the arena (with a progress bar on a terminal unless ``quiet``); settings that cannot work exit 2
+    with one line; Ctrl-C shows the results so far through ``on_interrupt`` and exits 130."""
+    from bummerl.arena import ArenaError, ArenaInterrupted, run_arena
+
     try:
-        result = run_arena(config) if quiet or not sys.stderr.isatty() else _run_with_progress(config)
+        return run_arena(config) if quiet or not sys.stderr.isatty() else _run_with_progress(config)
     except ArenaError as err:
         fail(str(err))
     except ArenaInterrupted as stop:
-        _print(stop.result, as_json, as_csv)
+        on_interrupt(stop.result)
         fail(f"interrupted: the results above are the {stop.result.deals} deals finished", code=130)
-    _print(result, as_json, as_csv)
 
 
 def _print(result: ArenaResult, as_json: bool, as_csv: bool) -> None:

@@ -1,0 +1,57 @@
+"""The arena on Ray: the same numbers as the local run for the same seed (issue 15, section 4).
+
+One small test on a local Ray of 2 CPUs (Ray takes seconds to start); skipped when Ray is not installed
+(``pip install 'bummerl[cluster]'``, which the ``dev`` extra pulls in).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bummerl import Rules
+from bummerl.arena import ArenaConfig, ArenaError, cluster, run_arena, to_json
+from bummerl.arena.tournament import tournament
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
+
+
+def results_only(data: dict[str, Any]) -> dict[str, Any]:
+    """The JSON without what depends on the clock or on where the chunks ran."""
+    data = dict(data)
+    for key in ("seconds", "deals_per_second", "workers", "backend"):
+        data.pop(key)
+    for p in data["pairings"]:
+        for line in p["results"]:
+            line.pop("decision_ms")
+    for s in data["standings"]:
+        s.pop("decision_ms")
+    return data
+
+
+@pytest.mark.skipif(not cluster.ray_available(),
+                    reason="Ray is not installed (pip install 'bummerl[cluster]')")
+def test_a_run_on_a_local_ray_gives_the_same_tables_as_the_local_run() -> None:
+    bots = ("random", "heuristic", f"cmd:{sys.executable} {EXAMPLE}")
+    config = ArenaConfig(bots, Rules.preset("standard"), seed=2**90 + 1, deals=16, timeout=30)
+    counts: list[int] = []
+    on_ray = run_arena(ArenaConfig(**{**_fields(config), "ray": "local", "workers": 2}),
+                       progress=counts.append)
+    here = run_arena(config)
+    assert on_ray.backend == "ray" and sum(counts) == 3 * 16
+    assert results_only(to_json(on_ray)) == results_only(to_json(here))
+    assert all(line.faults == 0 for p in on_ray.pairings for line in p.lines)  # no outside-bot fault
+    assert tournament(on_ray, resamples=20).ratings == tournament(here, resamples=20).ratings
+
+
+def _fields(config: ArenaConfig) -> dict[str, Any]:
+    return {name: getattr(config, name) for name in config.__dataclass_fields__}
+
+
+def test_without_ray_the_arena_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cluster, "ray_available", lambda: False)
+    with pytest.raises(ArenaError, match=r"--ray needs Ray: pip install 'bummerl\[cluster\]'"):
+        run_arena(ArenaConfig(("random", "random"), Rules.preset("standard"), deals=2, ray="local"))
