@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from bummerl.bots.base import Bot
-from bummerl.match_equity import OUTCOMES, markov_win_chance
 from bummerl.engine import Deal
+from bummerl.match_equity import OUTCOMES, markov_win_chance
 from bummerl.rules import PRESETS, Rules
 from bummerl.view import View
 

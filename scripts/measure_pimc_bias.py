@@ -66,7 +66,7 @@ def play(job: tuple[int, int]) -> list[Record]:
                 for r in range(playouts):
                     branch = deal.copy()
                     branch.apply(best)
-                    results.append(playout(branch, seat, 1_000_003 * seed + 7919 * r + len(view.tricks)))
+                    results.append(playout(branch, seat, 1_000_003 * seed + 7919 * r + len(view.trick_log)))
                 record[kind] = (means[best], fused, sum(results) / playouts)
             records.append(record)
         deal.apply(bots[seat].choose(view))

@@ -233,3 +233,11 @@ def test_from_setup_takes_a_trick_log_that_fits_the_played_cards() -> None:
         good.replace(trick_log=wrong)
     with pytest.raises(PositionError, match="trick log does not fit"):
         good.replace(trick_log=log[:2])
+
+
+def test_a_deal_set_up_without_its_tricks_gives_a_setup_without_a_log_after_playing_on() -> None:
+    deal = Deal.from_setup(Setup.parse("standard SAT/SKQ - S 0 52/40 4/4"))
+    deal.apply("play AS")
+    deal.apply("play KS")
+    assert len(deal.trick_log) == 1 and deal.setup().trick_log == ()
+    assert Deal.from_setup(deal.setup()).points == deal.points == (67, 40)

@@ -189,7 +189,7 @@ def test_the_true_placement_of_a_view_rebuilds_the_same_position() -> None:
             marriages=view.marriages,
             exchanged=view.exchanged,
             dealer=view.dealer,
-            trick_log=view.tricks,
+            trick_log=view.trick_log,
         )
         assert world.hands == deal.hands and world.talon == deal.talon
         assert world.points == deal.points and world.tricks == deal.tricks

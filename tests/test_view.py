@@ -45,7 +45,7 @@ def test_every_trick_and_the_current_lead_are_seen_by_both() -> None:
     run(deal, "play AS; play JH; play KC")
     for seat in (0, 1):
         view = View.of(deal, seat)
-        assert [(str(t.lead), str(t.follow), t.winner) for t in view.tricks] == [("AS", "JH", 1)]
+        assert [(str(t.lead), str(t.follow), t.winner) for t in view.trick_log] == [("AS", "JH", 1)]
         assert view.lead_card == Card.parse("KC")
         assert view.played_mask == hand("AS JH KC")
         assert view.points == deal.points and view.tricks_won == deal.tricks
@@ -164,3 +164,13 @@ def test_a_set_up_position_without_a_trick_log_still_knows_which_cards_were_play
     view = View.of(deal, 0)
     assert view.played_mask == PACK_MASKS[0] & ~(me | opp)
     assert view.unseen_mask == opp
+
+
+def test_the_trick_log_keeps_its_old_name_and_the_trump_suit_is_a_suit_in_deal_and_view() -> None:
+    deal = Deal.random(Rules.preset("standard"), 4)
+    deal.apply(deal.legal_actions()[0])
+    deal.apply(deal.legal_actions()[0])
+    view = View.of(deal, 0)
+    assert view.tricks is view.trick_log and view.trick_log == deal.trick_log and len(view.trick_log) == 1
+    assert view.tricks_won == deal.tricks  # counts, under the view's name for them
+    assert isinstance(deal.trump_suit, Suit) and deal.trump_suit == view.trump_suit == deal.trump

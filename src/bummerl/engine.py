@@ -47,6 +47,7 @@ from bummerl.cards import (
     SUITS,
     Card,
     CardParseError,
+    Suit,
     full_pack,
     mask_of,
 )
@@ -425,7 +426,8 @@ class Deal:
             dealer=self.dealer,
             marriages=self.marriages,
             exchanged=self.exchanged,
-            trick_log=self.trick_log,
+            # a deal set up without its tricks logs only those played since: not a log of the position
+            trick_log=self.trick_log if len(self.trick_log) == sum(self.tricks_won) else (),
         )
 
     @classmethod
@@ -515,7 +517,7 @@ class Deal:
 
     @property
     def tricks(self) -> tuple[int, int]:
-        """Tricks won by each player."""
+        """How many tricks each player has won (the tricks themselves are :attr:`trick_log`)."""
         return (self.tricks_won[0], self.tricks_won[1])
 
     def _points(self, p: int) -> int:
@@ -542,9 +544,10 @@ class Deal:
         return CARDS[self.lead] if self.lead >= 0 else None
 
     @property
-    def trump_suit(self) -> int:
-        """The trump suit (as an int; ``Suit(deal.trump_suit)`` for the value)."""
-        return self.trump
+    def trump_suit(self) -> Suit:
+        """The trump suit, a :class:`~bummerl.cards.Suit` as in a view (an ``IntEnum``, so code that
+        took it for an int still works; :attr:`trump` is the plain int the engine reads)."""
+        return SUITS[self.trump]
 
     def _play_mask(self) -> int:
         """Cards the player to move may play now."""
@@ -922,7 +925,7 @@ class Deal:
             return f"{action} is not legal: the deal is over"
         who = f"player {self.to_move}"
         lead = CARDS[self.lead] if self.lead >= 0 else None
-        if why is Illegal.NOT_IN_HAND:
+        if why is Illegal.NOT_IN_HAND or (why is Illegal.ALL_PLAYED and action.kind == "play"):
             reason = f"{who} does not hold {action.card}"
         elif why is Illegal.MUST_LEAD_MARRIAGE:
             reason = "after a marriage its king or queen must be led"

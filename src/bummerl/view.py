@@ -49,7 +49,7 @@ class View:
         "seat",
         "talon_size",
         "to_move",
-        "tricks",
+        "trick_log",
         "tricks_won",
         "trump_card",
         "trump_suit",
@@ -75,7 +75,8 @@ class View:
     #: The non-closer's (tricks, points) when the talon was closed.
     close_snapshot: tuple[int, int]
     lead_card: Card | None
-    tricks: tuple[Trick, ...]
+    #: The finished tricks in order (as :attr:`Deal.trick_log <bummerl.engine.Deal.trick_log>`).
+    trick_log: tuple[Trick, ...]
     #: The cards of every finished trick (also for set-up positions that have no trick log).
     played_tricks_mask: int
     #: Every marriage declared: (player, suit).
@@ -121,7 +122,7 @@ class View:
         v.closed_by = deal.closed_by
         v.close_snapshot = deal.close_snapshot
         v.lead_card = CARDS[deal.lead] if deal.lead >= 0 else None
-        v.tricks = deal.trick_log
+        v.trick_log = deal.trick_log
         v.played_tricks_mask = deal.played
         v.marriages = deal.marriages
         v.exchanged = deal.exchanged
@@ -142,6 +143,12 @@ class View:
     def hand(self) -> list[Card]:
         """This seat's cards, lowest index first."""
         return list(cards_in(self.hand_mask))
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The old name of :attr:`trick_log`, kept as an alias (``Deal.tricks`` are the counts, which a
+        view calls :attr:`tricks_won`)."""
+        return self.trick_log
 
     @property
     def opponent(self) -> int:
@@ -236,7 +243,7 @@ class View:
             "married": SUITS[self.married].letter if self.married >= 0 else None,
             "tricks": [
                 {"leader": t.leader, "lead": str(t.lead), "follow": str(t.follow), "winner": t.winner}
-                for t in self.tricks
+                for t in self.trick_log
             ],
             "marriages": [{"player": p, "suit": SUITS[s].letter} for p, s in self.marriages],
             "exchanged": None if self.exchanged is None else {

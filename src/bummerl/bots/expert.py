@@ -60,8 +60,8 @@ from random import Random
 from bummerl.actions import Action
 from bummerl.bots.inference import world_tilt
 from bummerl.bots.pimc import EARLY_CARDS, PimcBot, action_values, cards_left, decision_seed
-from bummerl.match_equity import outcome_values
 from bummerl.engine import Deal
+from bummerl.match_equity import outcome_values
 from bummerl.view import View
 
 __all__ = ["ExpertBot", "make_expert"]

@@ -110,7 +110,7 @@ def _open_tricks(view: View) -> int:
     rules = view.rules
     initial = rules.pack_size - 2 * rules.hand_size
     if view.talon_open:
-        return len(view.tricks)
+        return len(view.trick_log)
     if view.closed_by >= 0:
         return (initial - view.talon_size) // 2
     return initial // 2
@@ -126,7 +126,7 @@ def evidence(view: View) -> Evidence:
     """
     opp = 1 - view.seat
     rules = view.rules
-    tricks = view.tricks
+    tricks = view.trick_log
     open_tricks = _open_tricks(view)
     current_lead = int(view.lead_card) if view.lead_card is not None and view.to_move == view.seat else -1
     # The opponent's cards played from trick i on (its current lead included).

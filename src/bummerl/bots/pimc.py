@@ -29,8 +29,8 @@ from random import Random
 from bummerl.actions import CLAIM, Action
 from bummerl.bots.base import forced_action
 from bummerl.bots.heuristic import HeuristicBot
-from bummerl.match_equity import outcome_values
 from bummerl.engine import Deal
+from bummerl.match_equity import outcome_values
 from bummerl.view import View
 
 __all__ = ["PimcBot", "action_values", "cards_left", "decision_seed", "make_pimc", "mean_values"]
@@ -65,7 +65,7 @@ def cards_left(view: View) -> int:
     >>> cards_left(View.of(Deal.random(Rules.preset("standard"), 1), 0))
     20
     """
-    return view.rules.pack_size - 2 * len(view.tricks) - (view.lead_card is not None)
+    return view.rules.pack_size - 2 * len(view.trick_log) - (view.lead_card is not None)
 
 
 def decision_seed(seed: int | None, view: View) -> int:

@@ -124,7 +124,7 @@ def _frame(source: Source) -> _Frame:
             marriages=source.marriages,
             exchanged=source.exchanged,
             dealer=source.dealer,
-            trick_log=source.tricks,
+            trick_log=source.trick_log,
             last_trump=_last_trump(source),
         )
     return _Frame(puzzle, 0, cards, puzzle.hidden_in_hand, orders)
