@@ -424,8 +424,9 @@ class BummerlApp(App[None]):
 
     def _bot_failed(self, err: Exception) -> None:
         self.bot_pending = False
-        self.status(f"The computer failed to move ({type(err).__name__}: {err}); press q to quit — "
-                    "the game is saved", error=True)
+        saved = "the game is saved" if self.save_error is None else "the game could NOT be saved"
+        self.status(f"The computer failed to move ({type(err).__name__}: {err}); press q to quit — {saved}",
+                    error=True)
 
     def _bot_done(self, action: Action) -> None:
         self.bot_pending = False
@@ -622,6 +623,7 @@ class BummerlApp(App[None]):
             fresh = self.new_game()
         except BummerlError as err:  # e.g. the store cannot be written any more
             self.status(f"Cannot start a new game: {err}", error=True)
+            self.notify(f"Cannot start a new game: {err}", severity="error")  # seen over the end screen
             return
         self.session = fresh
         while len(self.screen_stack) > 1:
