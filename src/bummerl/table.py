@@ -27,7 +27,7 @@ from typing import Any, Literal
 from bummerl.actions import Action, ActionParseError
 from bummerl.bots.base import Bot
 from bummerl.cards import CARDS, Card, Rank, Suit
-from bummerl.engine import Deal, IllegalActionError, Outcome
+from bummerl.engine import Deal, Illegal, IllegalActionError, Outcome
 from bummerl.errors import BummerlError
 from bummerl.game import Bummerl
 from bummerl.records import GameRecord
@@ -106,6 +106,49 @@ def reason_text(outcome: Outcome) -> str:
     'the player who closed the talon did not reach 66'
     """
     return Reason(outcome.reason).sentence
+
+
+#: How the game says each reason an action is illegal (:class:`~bummerl.engine.Illegal`), by action kind
+#: where the words differ; the reasons that name cards are worded in :meth:`Table.explain_illegal`.
+_ILLEGAL_WORDS: dict[Illegal, str | dict[str, str]] = {
+    Illegal.DEAL_OVER: "the deal is over",
+    Illegal.ALL_PLAYED: "all cards are played: claim 66 (g) or pass (p)",
+    Illegal.NOT_LEADING: {
+        "exchange": "you can exchange only when you lead",
+        "close": "you can close only when you lead",
+        "marry": "you can declare a marriage only when you lead",
+    },
+    Illegal.MARRIAGE_DECLARED: {
+        "exchange": "you cannot exchange now",
+        "close": "you cannot close now",
+        "marry": "you already declared a marriage in this lead: now lead its king or queen",
+    },
+    Illegal.TALON_CLOSED: {
+        "exchange": "you can exchange only while the talon is open",
+        "close": "the talon is already closed",
+        "marry": "in Sixty-Six marriages are declared only while the talon is open",
+    },
+    Illegal.TALON_EXHAUSTED: {
+        "exchange": "you can exchange only while the talon is open",
+        "close": "the talon is used up",
+        "marry": "in Sixty-Six marriages are declared only while the talon is open",
+    },
+    Illegal.TALON_TOO_SMALL: {
+        "exchange": "too few cards are left in the talon to exchange",
+        "close": "too few cards are left in the talon to close",
+    },
+    Illegal.NO_TRICK_YET: {
+        "exchange": "you must win a trick before you may exchange",
+        "marry": "you must win a trick before you may declare a marriage",
+    },
+    Illegal.CLOSING_NOT_ALLOWED: "these rules do not allow closing the talon",
+    Illegal.NO_MARRIAGE: "you hold no king and queen of the same suit to declare",
+    Illegal.AUTO_CLAIM: "under these rules 66 is claimed automatically",
+    Illegal.CLAIM_NOT_NOW: (
+        "you may claim only right after winning a trick (or declaring a marriage), before you lead"
+    ),
+    Illegal.PASS_NOT_NOW: "you may pass only after the last trick",
+}
 
 
 # ----------------------------------------------------------------------------- seats and stand-in bots
@@ -253,7 +296,7 @@ class Table:
             raise IllegalMove("the deal is over: start the next deal" if self.phase == "deal_over"
                               else "the Bummerl is over")
         if seat != self.deal.to_move:
-            raise IllegalMove(f"it is {self.name(self.deal.to_move)}'s turn, not {self.name(seat)}'s")
+            raise IllegalMove(self._not_your_turn(seat))
         if not isinstance(action, Action):
             try:
                 action = Action.parse(action)
@@ -331,77 +374,36 @@ class Table:
     # ------------------------------------------------------------------ explanations
 
     def explain_illegal(self, seat: int, action: Action) -> str:
-        """Why an action is not allowed now, in words (the engine decides; this only explains)."""
+        """Why an action is not allowed now, in words: the engine says why (:meth:`Deal.illegal_reason`,
+        an :class:`~bummerl.engine.Illegal` value) and this only words it for ``seat``."""
+        why = self.deal.illegal_reason(action, seat)
+        kind = action.kind
+        if why is None:
+            return f"{action} is allowed now"
+        if why is Illegal.NOT_YOUR_TURN:
+            return self._not_your_turn(seat)
         view = self.view(seat)
-        deal = self.deal
-        legal = view.legal_actions
-        rules = self.rules
-        if deal.ending:
-            return "all cards are played: claim 66 (g) or pass (p)"
-        if action.kind == "play" and action.card is not None:
-            card = self.card(action.card)
-            if not view.hand_mask >> action.card & 1:
-                return f"you do not hold {card}"
-            if view.married >= 0:
-                pair = self._marriage_cards(view)
-                return f"after declaring a marriage you must lead its king or queen ({pair})"
-            if view.lead_card is not None:
-                lead = view.lead_card
-                plays = [self.card(a.card) for a in legal if a.card is not None]
-                same = [a for a in legal if a.card is not None and a.card.suit == lead.suit]
-                state = "closed" if view.closed_by >= 0 else "used up"
-                if same:
-                    rule = "follow suit, and beat the card if you can"
-                else:
-                    rule = "trump it, since you have none of its suit"
-                return f"with the talon {state} you must {rule}: {', '.join(plays)}"
-            return f"{card} cannot be played now"
-        if action.kind == "exchange":
-            jack = "nine" if rules.sixty_six else "jack"
-            if view.lead_card is not None:
-                return "you can exchange only when you lead"
-            if not view.talon_open:
-                return "you can exchange only while the talon is open"
-            trump_low = Card.of(Rank.NINE if rules.sixty_six else Rank.JACK, view.trump_suit)
-            if not view.hand_mask >> trump_low & 1:
-                return f"you need the trump {jack} ({self.card(trump_low)}) to exchange"
-            if view.talon_size <= 2 and not rules.exchange_with_two_left:
-                return "too few cards are left in the talon to exchange"
-            if rules.exchange_needs_trick and view.tricks_won[seat] == 0:
-                return "you must win a trick before you may exchange"
-            return "you cannot exchange now"
-        if action.kind == "close":
-            if not rules.allow_close:
-                return "these rules do not allow closing the talon"
-            if view.lead_card is not None:
-                return "you can close only when you lead"
-            if view.closed_by >= 0:
-                return "the talon is already closed"
-            if view.talon_size == 0:
-                return "the talon is used up"
-            if view.talon_size <= 2 and not rules.close_with_two_left:
-                return "too few cards are left in the talon to close"
-            return "you cannot close now"
-        if action.kind == "marry":
-            if view.lead_card is not None:
-                return "you can declare a marriage only when you lead"
-            if view.married >= 0:
-                return "you already declared a marriage in this lead: now lead its king or queen"
-            hand = view.hand_mask
-            pairs = any(hand >> (s * 6 + Rank.KING) & hand >> (s * 6 + Rank.QUEEN) & 1 for s in range(4))
-            if pairs and not any(a.kind == "marry" for a in legal):
-                if rules.marriage_needs_trick and view.tricks_won[seat] == 0:
-                    return "you must win a trick before you may declare a marriage"
-                if rules.sixty_six and not view.talon_open:
-                    return "in Sixty-Six marriages are declared only while the talon is open"
-            return "you hold no king and queen of the same suit to declare"
-        if action.kind == "claim":
-            if rules.auto_claim:
-                return "under these rules 66 is claimed automatically"
-            return "you may claim only right after winning a trick (or declaring a marriage), before you lead"
-        if action.kind == "pass":
-            return "you may pass only after the last trick"
-        return f"{action} is not allowed now"
+        if why is Illegal.NOT_IN_HAND:
+            return f"you do not hold {self.card(action.card or 0)}"
+        if why is Illegal.MUST_LEAD_MARRIAGE:
+            pair = self._marriage_cards(view)
+            return f"after declaring a marriage you must lead its king or queen ({pair})"
+        if why in (Illegal.MUST_FOLLOW_SUIT, Illegal.MUST_HEAD, Illegal.MUST_TRUMP):
+            plays = ", ".join(self.card(a.card) for a in view.legal_actions if a.card is not None)
+            state = "closed" if view.closed_by >= 0 else "used up"
+            rule = (
+                "trump it, since you have none of its suit" if why is Illegal.MUST_TRUMP
+                else "follow suit, and beat the card if you can"
+            )
+            return f"with the talon {state} you must {rule}: {plays}"
+        if why is Illegal.NO_TRUMP_LOW:
+            name, rank = ("nine", Rank.NINE) if self.rules.sixty_six else ("jack", Rank.JACK)
+            return f"you need the trump {name} ({self.card(Card.of(rank, view.trump_suit))}) to exchange"
+        words = _ILLEGAL_WORDS[why]
+        return words if isinstance(words, str) else words.get(kind, f"{action} is not allowed now")
+
+    def _not_your_turn(self, seat: int) -> str:
+        return f"it is {self.name(self.deal.to_move)}'s turn, not {self.name(seat)}'s"
 
     def _marriage_cards(self, view: View) -> str:
         base = view.married * 6
