@@ -42,7 +42,8 @@ def serve(
         fail("--workers must be at least 1")
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     config = uvicorn.Config(create_app(workers=workers or DEFAULT_WORKERS), host=host, port=port,
-                            log_level="warning", access_log=False, ws_max_size=WS_MAX_SIZE)
+                            log_level="warning", access_log=False, ws_max_size=WS_MAX_SIZE,
+                            ws_per_message_deflate=False)  # small messages: compressing costs more CPU
     server = uvicorn.Server(config)
     typer.echo(f"bummerl is serving the web game at {url}  (Ctrl-C stops it)")
     if open_browser:

@@ -124,6 +124,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         try:
             yield
         finally:
+            state["hub"].close()
             if own:
                 pool.close()
             store.close()
@@ -140,7 +141,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
             return _error("the body is not JSON")
         try:
             options = _new_game_options(body)
-            game, seat = hub().create(**options)
+            game, seat = await hub().create(**options)
         except BummerlError as err:
             return _error(str(err))
         return JSONResponse(_seat_answer(request, game.id, seat, game.tokens[seat]), status_code=201)
@@ -155,7 +156,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
             return _error("games are resumed only on this computer", 403)
         game_id = request.path_params["game_id"]
         try:
-            token = hub().resume_token(game_id)
+            token = await hub().resume_token(game_id)
         except BummerlError as err:
             return _error(str(err), 404)
         return JSONResponse(_seat_answer(request, game_id, 0, token))
@@ -176,7 +177,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
 
     async def game_socket(ws: WebSocket) -> None:
         try:
-            game, seat = hub().open_seat(ws.path_params["game_id"], ws.query_params.get("token", ""))
+            game, seat = await hub().open_seat(ws.path_params["game_id"], ws.query_params.get("token", ""))
         except GameUnavailable:
             await ws.close(code=REFUSED)
             return
@@ -200,7 +201,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
 
         listener = Listener(seat, send)
         writing = asyncio.create_task(writer())
-        game.join(listener)
+        await game.join(listener)
         game.kick()
         side_tasks: set[asyncio.Task[None]] = set()
         try:

@@ -20,15 +20,18 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from bummerl.errors import BummerlError
+from bummerl.records import GameRecord
 from bummerl.rules import Rules
 from bummerl.server.protocol import NEXT, ClientMessage, error_message, event_json, view_message
 from bummerl.server.thinker import Thinker
 from bummerl.server.web_store import WebStore
 from bummerl.session import PlaySession
+from bummerl.store import StoreError
 from bummerl.table import CardStyle, Event, IllegalMove
 
 __all__ = ["LEVELS", "GameHub", "GameUnavailable", "Listener", "LiveGame", "SeatSpec"]
@@ -39,6 +42,8 @@ LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 #: Worlds sampled for the ``?`` analysis and per decision in the end-of-game review.
 ANALYSIS_SAMPLES = 100
 REVIEW_SAMPLES = 24
+
+T = TypeVar("T")
 
 #: Sends one message to one client; must not block (it queues).
 Send = Callable[[dict[str, Any]], None]
@@ -104,12 +109,14 @@ class LiveGame:
         """The ``view`` message of one seat now."""
         return view_message(self.table, seat, thinking=self.thinking, players=self.players(), game_id=self.id)
 
-    def join(self, listener: Listener) -> None:
-        """A connection opens at a seat: it gets the whole event log, then its view."""
-        self.listeners.append(listener)
-        log = [event_json(e) for e in self.table.events]
-        listener.send({"type": "events", "events": log, "replay": True})
-        listener.send(self.view_for(listener.seat))
+    async def join(self, listener: Listener) -> None:
+        """A connection opens at a seat: it gets the whole event log, then its view (never between an
+        action and its commit: the state it is shown is stored)."""
+        async with self.lock:
+            self.listeners.append(listener)
+            log = [event_json(e) for e in self.table.events]
+            listener.send({"type": "events", "events": log, "replay": True})
+            listener.send(self.view_for(listener.seat))
 
     def leave(self, listener: Listener) -> None:
         """A connection closed; once nobody is here and the computer is not thinking, the game is put
@@ -157,7 +164,9 @@ class LiveGame:
         async with self.lock:
             if self.thinking:
                 raise IllegalMove(f"wait: it is {self.table.name(1 - seat)}'s turn")
-            events = self.session.next_deal() if action == NEXT else self.session.act_seat(seat, action)
+            table = self.table
+            events = table.next_deal() if action == NEXT else table.act(seat, action)
+            events += await self.hub.committer.commit(self.session)
             self.broadcast(events)
         self.kick()
 
@@ -187,7 +196,8 @@ class LiveGame:
                 return
             async with self.lock:
                 self.thinking = False
-                events = self.session.act_seat(seat, action)
+                events = self.table.act(seat, action)
+                events += await self.hub.committer.commit(self.session)
                 self.broadcast(events)
             if not self.listeners:
                 self.hub.put_away(self)
@@ -214,6 +224,57 @@ class LiveGame:
         return {"type": "review", "decisions": len(decisions), "mistakes": mistakes}
 
 
+class Committer:
+    """Group commit: every action is stored before its view is shown, and the actions of all games that
+    moved while the last disk sync ran are stored together in the next one (one transaction, one sync),
+    in a thread, so the event loop keeps serving meanwhile.
+
+    :meth:`commit` answers the events to add to the log: none, or a ``save_failed`` / ``saved`` note as
+    :class:`~bummerl.session.PlaySession` gives them (the table moves on; the next save catches up).
+    """
+
+    def __init__(self, store: WebStore) -> None:
+        self.store = store
+        self._pending: list[tuple[PlaySession, GameRecord, asyncio.Future[str | None]]] = []
+        self._flushing: asyncio.Task[None] | None = None
+
+    async def commit(self, session: PlaySession) -> list[Event]:
+        """Store the session's game as it stands (waits for the disk)."""
+        future: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        self._pending.append((session, session.table.record(), future))
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.create_task(self._flush())
+        error = await future
+        table = session.table
+        note = None
+        if error is not None and session.save_error is None:
+            note = Event("save_failed", f"The game could not be saved: {error}", None, table.deal_number)
+        elif error is None and session.save_error is not None:
+            note = Event("saved", "The game is saved again (every move so far)", None, table.deal_number)
+        session.save_error = error
+        if note is None:
+            return []
+        table.events.append(note)
+        return [note]
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            items = [(session.id, record) for session, record, _ in batch]
+            errors: list[str | None] = [None] * len(batch)
+            try:
+                await asyncio.to_thread(self.store.store.sync_many, items)
+            except StoreError:  # one game's trouble must not fail the others: one by one
+                for i, (game_id, record) in enumerate(items):
+                    try:
+                        await asyncio.to_thread(self.store.store.sync, game_id, record)
+                    except StoreError as err:
+                        errors[i] = str(err)
+            for (_, _, future), error in zip(batch, errors, strict=True):
+                if not future.done():
+                    future.set_result(error)
+
+
 class GameHub:
     """The server's games: creates them, keeps the live ones, brings stored ones back on demand."""
 
@@ -224,65 +285,98 @@ class GameHub:
         self.analysis_samples = analysis_samples
         self.review_samples = review_samples
         self.live: dict[str, LiveGame] = {}
+        self.committer = Committer(store)
+        self._loading: dict[str, asyncio.Future[LiveGame]] = {}
+        self._admin_thread = ThreadPoolExecutor(1, thread_name_prefix="bummerl-store")
 
-    def create(self, rules: Rules, level: str, *, seed: int | None = None, cards: CardStyle = "french",
-               first_dealer: int | None = None, decks: Sequence[Sequence[int]] = ()) -> tuple[LiveGame, int]:
+    async def _admin(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a store call (a commit: creating, leasing, releasing) in the one admin thread, in order, so
+        the event loop never waits for the disk and a release never overtakes a later lease."""
+        return await asyncio.get_running_loop().run_in_executor(self._admin_thread, fn, *args)
+
+    async def create(self, rules: Rules, level: str, *, seed: int | None = None, cards: CardStyle = "french",
+                     first_dealer: int | None = None,
+                     decks: Sequence[Sequence[int]] = ()) -> tuple[LiveGame, int]:
         """A new game of a human (seat 0) against the computer at ``level``: (the game, the human's seat)."""
         if level not in LEVELS:
             raise BummerlError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
         if seed is None:
             seed = secrets.randbelow(2**31)
-        session = self.store.create(rules, level=level, seed=seed, cards=cards, first_dealer=first_dealer,
-                                    decks=decks)
         token = secrets.token_urlsafe(24)
-        self.store.set_token(session.id, 0, token)
-        self.store.lease(session.id)
+
+        def make() -> PlaySession:
+            session = self.store.create(rules, level=level, seed=seed, cards=cards, first_dealer=first_dealer,
+                                        decks=decks)
+            self.store.set_token(session.id, 0, token)
+            self.store.lease(session.id)
+            return session
+
+        session = await self._admin(make)
         game = LiveGame(session, _seats(session.level), {0: token}, self)
         self.live[game.id] = game
         game.kick()
         return game, 0
 
-    def get(self, game_id: str) -> LiveGame:
+    async def get(self, game_id: str) -> LiveGame:
         """The live game with this id, brought back from the store if needed (and held for the web:
         :class:`~bummerl.store.GameBusy` when the terminal game has it open)."""
         game = self.live.get(game_id)
         if game is not None:
             return game
-        self.store.lease(game_id)
-        try:
-            session = self.store.resume(game_id)
-        except BaseException:
-            self.store.release(game_id)
-            raise
-        game = LiveGame(session, _seats(session.level), self.store.tokens(game_id), self)
+        loading = self._loading.get(game_id)
+        if loading is None:
+            loading = self._loading[game_id] = asyncio.ensure_future(self._load(game_id))
+            loading.add_done_callback(lambda _: self._loading.pop(game_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load(self, game_id: str) -> LiveGame:
+        def load() -> tuple[PlaySession, dict[int, str]]:
+            self.store.lease(game_id)
+            try:
+                return self.store.resume(game_id), self.store.tokens(game_id)
+            except BaseException:
+                self.store.release(game_id)
+                raise
+
+        session, tokens = await self._admin(load)
+        game = LiveGame(session, _seats(session.level), tokens, self)
         self.live[game_id] = game
         return game
 
-    def open_seat(self, game_id: str, token: str) -> tuple[LiveGame, int]:
+    async def open_seat(self, game_id: str, token: str) -> tuple[LiveGame, int]:
         """The game and seat a token opens; :class:`GameUnavailable` for a wrong token or game (the same
         answer for both, so a token cannot be guessed game by game)."""
         seat = self.store.seat_for(game_id, token) if token else None
         if seat is None:
             raise GameUnavailable("no such game")
-        return self.get(game_id), seat
+        return await self.get(game_id), seat
 
     def put_away(self, game: LiveGame) -> None:
-        """Forget a live game nobody plays (its lease is released; the store has every action)."""
+        """Forget a live game nobody plays (its lease is released, after any earlier store call; the store
+        has every action)."""
         if game.idle and self.live.get(game.id) is game:
             del self.live[game.id]
-            self.store.release(game.id)
+            self._admin_thread.submit(self.store.release, game.id)
 
-    def resume_token(self, game_id: str) -> str:
+    async def resume_token(self, game_id: str) -> str:
         """The human seat's token of a stored game (made now for a game started elsewhere, e.g. in the
         terminal). Only for the owner of the data: the app asks this from loopback clients alone."""
-        tokens = self.store.tokens(game_id)
-        if 0 not in tokens:
-            self.store.store.load(game_id)  # GameNotFound / GameDamaged
-            tokens[0] = secrets.token_urlsafe(24)
-            self.store.set_token(game_id, 0, tokens[0])
-            if game_id in self.live:
-                self.live[game_id].tokens[0] = tokens[0]
-        return tokens[0]
+        def token() -> str:
+            tokens = self.store.tokens(game_id)
+            if 0 not in tokens:
+                self.store.store.load(game_id)  # GameNotFound / GameDamaged
+                tokens[0] = secrets.token_urlsafe(24)
+                self.store.set_token(game_id, 0, tokens[0])
+            return tokens[0]
+
+        value = await self._admin(token)
+        if game_id in self.live:
+            self.live[game_id].tokens[0] = value
+        return value
+
+    def close(self) -> None:
+        """Wait for the admin thread's last store calls."""
+        self._admin_thread.shutdown(wait=True)
 
 
 def _seats(level: str) -> tuple[SeatSpec, SeatSpec]:
