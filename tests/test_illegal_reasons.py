@@ -149,14 +149,14 @@ def test_the_reasons_keep_their_strings_and_have_one_table_of_words() -> None:
     assert [r.value for r in Reason] == [
         "claim", "false_claim", "closer_failed", "last_trick", "more_points", "draw", "forfeit",
     ]
-    outcome = Outcome(1, 3, "false_claim")
+    outcome = Outcome(1, 3, "false_claim")  # type: ignore[arg-type]  # a string is taken
     assert outcome.reason is Reason.FALSE_CLAIM and outcome == Outcome(1, 3, Reason.FALSE_CLAIM)
     assert repr(outcome) == "Outcome(winner=1, game_points=3, reason='false_claim')"
     assert json.dumps(outcome.to_json()) == '{"winner": 1, "game_points": 3, "reason": "false_claim"}'
     assert reason_text(outcome) == "a wrong claim of 66" == Reason.FALSE_CLAIM.sentence
     assert {r.short for r in Reason} and all(r.sentence and r.short for r in Reason)
     with pytest.raises(ValueError):
-        Outcome(0, 1, "nonsense")
+        Outcome(0, 1, "nonsense")  # type: ignore[arg-type]
 
 
 def test_a_replayed_record_is_byte_identical() -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from bummerl.cards import CARDS, SUITS, Card, CardParseError, Suit
-from bummerl.errors import BummerlError
+from bummerl.errors import BummerlError, quote
 from bummerl.rules import FLAG_NAMES, Rules, RulesError
 
 __all__ = [
@@ -36,6 +36,8 @@ __all__ = [
 
 _RANKS = "9JQKTA"
 _SUIT_LETTERS = "CDHS"
+#: The most digits a number of a position may have (points, tricks and cards are far below 10**6).
+_MOST_DIGITS = 6
 
 
 class NotationError(BummerlError):
@@ -205,22 +207,24 @@ def parse_hand(text: str) -> int:
     """
     if text == "-":
         return 0
+    if not text.isascii():  # 'ſ'.upper() is 'S' and the Kelvin sign lowers to 'k': no odd letters
+        raise NotationError(f"{quote(text)} is not a hand: write it with C D H S and 9 J Q K T A")
     mask = 0
     for group in text.split("."):
         if len(group) < 2:
             raise NotationError(
-                f"{text!r} is not a hand: each dot-separated group is a suit letter and ranks, e.g. CTK"
+                f"{quote(text)} is not a hand: each dot-separated group is a suit letter and ranks, e.g. CTK"
             )
         suit = _SUIT_LETTERS.find(group[0].upper())
         if suit < 0:
-            raise NotationError(f"{text!r} is not a hand: {group[0]!r} is not a suit letter (C D H S)")
+            raise NotationError(f"{quote(text)} is not a hand: {group[0]!r} is not a suit letter (C D H S)")
         for ch in group[1:]:
             rank = _RANKS.find(ch.upper())
             if rank < 0:
-                raise NotationError(f"{text!r} is not a hand: {ch!r} is not a rank (9 J Q K T A)")
+                raise NotationError(f"{quote(text)} is not a hand: {ch!r} is not a rank (9 J Q K T A)")
             bit = 1 << (suit * 6 + rank)
             if mask & bit:
-                raise NotationError(f"{text!r} names {CARDS[suit * 6 + rank]} twice")
+                raise NotationError(f"{quote(text)} names {CARDS[suit * 6 + rank]} twice")
             mask |= bit
     return mask
 
@@ -233,7 +237,7 @@ def _parse_rules(text: str) -> Rules:
             key, eq, value = item.partition("=")
             if not eq or key not in FLAG_NAMES:
                 raise NotationError(
-                    f"{item!r} is not a rule flag setting (flag=value; flags: {', '.join(FLAG_NAMES)})"
+                    f"{quote(item)} is not a rule flag setting (flag=value; flags: {', '.join(FLAG_NAMES)})"
                 )
             flags[key] = value
     try:
@@ -245,16 +249,29 @@ def _parse_rules(text: str) -> Rules:
 def _pair(text: str, what: str, plus: bool = False) -> tuple[tuple[int, int], tuple[int, int]]:
     parts = text.split("/")
     if len(parts) != 2:
-        raise NotationError(f"{what} must be two numbers joined by '/', not {text!r}")
+        raise NotationError(f"{what} must be two numbers joined by '/', not {quote(text)}")
     main: list[int] = []
     extra: list[int] = []
     for part in parts:
         base, sep, more = part.partition("+") if plus else (part, "", "")
-        if not base.isdigit() or (sep and not more.isdigit()):
-            raise NotationError(f"{what} must be two numbers joined by '/', not {text!r}")
-        main.append(int(base))
-        extra.append(int(more) if sep else 0)
+        if not _is_number(base) or (sep and not _is_number(more)):
+            raise NotationError(f"{what} must be two numbers joined by '/', not {quote(text)}")
+        main.append(_number(base, what))
+        extra.append(_number(more, what) if sep else 0)
     return (main[0], main[1]), (extra[0], extra[1])
+
+
+def _is_number(text: str) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits (``isdigit`` alone also takes ``²`` and ``٣``)."""
+    return text.isascii() and text.isdigit()
+
+
+def _number(text: str, what: str) -> int:
+    """A number of :func:`_is_number` digits, refusing at once one too long to be points or a count
+    (``int`` refuses over 4,300 digits with a bare ValueError)."""
+    if len(text) > _MOST_DIGITS:
+        raise NotationError(f"{what}: {quote(text)} is far too large")
+    return int(text)
 
 
 def _card(text: str, what: str) -> Card:
@@ -289,7 +306,7 @@ class _Fields:
         turn, colon, lead = words[4].partition(":")
         if turn not in ("0", "1"):
             raise NotationError(
-                f"field 5 (turn) must be 0 or 1, or 1:XY when following a lead, not {words[4]!r}"
+                f"field 5 (turn) must be 0 or 1, or 1:XY when following a lead, not {quote(words[4])}"
             )
         self.to_move = int(turn)
         self.lead = _card(lead, "field 5 (turn)") if colon else None
@@ -305,7 +322,7 @@ class _Fields:
                 who, at, snap = value.partition("@")
                 if who not in ("0", "1") or not at:
                     raise NotationError(
-                        f"{extra!r} must read closed=P@T/Q (closer, then the other's tricks/points)"
+                        f"{quote(extra)} must read closed=P@T/Q (closer, then the other's tricks/points)"
                     )
                 self.closed_by = int(who)
                 self.at_close, _ = _pair(snap, "closed=...@T/Q")
@@ -315,11 +332,13 @@ class _Fields:
                 try:
                     self.married = Suit.parse(value)
                 except CardParseError as err:
-                    raise NotationError(f"{extra!r}: {err}") from None
+                    raise NotationError(f"{quote(extra)}: {err}") from None
             elif key == "claim" and value in ("yes", "no"):
                 self.claim_ok = value == "yes"
             else:
-                raise NotationError(f"unknown extra field {extra!r} (closed=P@T/Q, married=S, claim=yes|no)")
+                raise NotationError(
+                    f"unknown extra field {quote(extra)} (closed=P@T/Q, married=S, claim=yes|no)"
+                )
 
 
 def read_position_line(text: str) -> PositionLine:
@@ -327,7 +346,7 @@ def read_position_line(text: str) -> PositionLine:
     f = _Fields(text)
     hands = f.hands.split("/")
     if len(hands) != 2 or "?" in f.hands:
-        raise NotationError(f"field 2 must be two hands joined by '/', not {f.hands!r}")
+        raise NotationError(f"field 2 must be two hands joined by '/', not {quote(f.hands)}")
     talon = () if f.talon == "-" else tuple(_card(c, "field 3 (talon)") for c in f.talon.split(","))
     return PositionLine(
         f.rules, (parse_hand(hands[0]), parse_hand(hands[1])), talon, f.trump, f.trump_card, f.to_move,
@@ -341,11 +360,13 @@ def read_puzzle_line(text: str) -> PuzzleLine:
     mine, slash, theirs = f.hands.partition("/")
     known, q, unseen = theirs.partition("?")
     if not slash or not q:
-        raise NotationError(f"field 2 of a puzzle is MINE/KNOWN?UNSEEN, not {f.hands!r}")
-    if not f.talon.isdigit():
-        raise NotationError(f"field 3 of a puzzle is the number of face-down talon cards, not {f.talon!r}")
+        raise NotationError(f"field 2 of a puzzle is MINE/KNOWN?UNSEEN, not {quote(f.hands)}")
+    if not _is_number(f.talon):
+        talon = quote(f.talon)
+        raise NotationError(f"field 3 of a puzzle is the number of face-down talon cards, not {talon}")
     return PuzzleLine(
-        f.rules, parse_hand(mine), parse_hand(known) if known else 0, parse_hand(unseen), int(f.talon),
+        f.rules, parse_hand(mine), parse_hand(known) if known else 0, parse_hand(unseen),
+        _number(f.talon, "field 3 (talon)"),
         f.trump, f.trump_card, f.to_move, f.lead, f.points, f.pending, f.tricks, f.closed_by, f.at_close,
         f.married, f.claim_ok,
     )
@@ -353,4 +374,4 @@ def read_puzzle_line(text: str) -> PuzzleLine:
 
 def bad_position(text: str, err: Exception) -> NotationError:
     """The one-line error for a line that could not be read or cannot happen."""
-    return NotationError(f"bad position {text.strip()!r}: {err}")
+    return NotationError(f"bad position {quote(text.strip())}: {err}")

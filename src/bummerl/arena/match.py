@@ -42,6 +42,7 @@ from bummerl.bots.registry import make_bot
 from bummerl.engine import Deal, IllegalActionError, Outcome
 from bummerl.game import TARGET
 from bummerl.rules import Rules
+from bummerl.scoring import Reason
 from bummerl.view import View
 
 __all__ = [
@@ -52,8 +53,8 @@ __all__ = [
 
 #: Game points the other side scores when a bot forfeits a deal.
 FORFEIT_POINTS = 3
-#: The outcome reason of a forfeited deal.
-FORFEIT = "forfeit"
+#: The outcome reason of a forfeited deal (its string is "forfeit").
+FORFEIT = Reason.FORFEIT
 #: Faults kept with their reason per bot and pairing (all are counted).
 MAX_FAULTS_KEPT = 20
 
