@@ -30,15 +30,14 @@ import contextlib
 import json
 import os
 import random
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from bummerl.server.process import ServerProcess
 
 #: The issue's target: p95 act→view in milliseconds, and no error.
 TARGET_P95_MS = 50.0
@@ -91,29 +90,6 @@ def children(pid: int) -> list[int]:
                 if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                     out.append(int(entry.name))
     return out
-
-
-def free_port() -> int:
-    with contextlib.closing(socket.socket()) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(home: Path, port: int, workers: int) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, BUMMERL_HOME=str(home))
-    code = "from bummerl.cli import main; main()"
-    proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", str(port), "--workers",
-                             str(workers)], env=env, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError):
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/stats", timeout=5).read()
-            return proc
-        if proc.poll() is not None:
-            break
-        time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
 
 
 def new_game(port: int, body: dict[str, Any]) -> dict[str, Any]:
@@ -215,19 +191,18 @@ def main(argv: list[str] | None = None) -> int:
         for line in report(tally, time.perf_counter() - start, args.players, 0, []):
             print(line)
         return 0
-    port = free_port()
     with tempfile.TemporaryDirectory(prefix="bummerl-web-load-") as home:
-        server = start_server(Path(home), port, args.workers)
+        server = ServerProcess(Path(home), workers=args.workers)
+        server.start()
         try:
             start = time.perf_counter()
-            tally = asyncio.run(run_players(port, args.players, args.rules, args.level, args.seed,
+            tally = asyncio.run(run_players(server.port, args.players, args.rules, args.level, args.seed,
                                             args.think))
             seconds = time.perf_counter() - start
             server_kib = rss_kib(server.pid)
             workers_kib = [rss_kib(c) for c in children(server.pid)]
         finally:
-            server.terminate()
-            server.wait(30)
+            server.stop()
     for line in report(tally, seconds, args.players, server_kib, workers_kib):
         print(line)
     return 0

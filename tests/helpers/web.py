@@ -3,21 +3,19 @@ that waits at a gate, a server in a subprocess, and a headless Chromium."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from bummerl import Deal
 from bummerl.cards import CARDS, Card, cards_in
+from bummerl.server.process import ServerProcess, free_port, running_server
 from bummerl.view import View
+
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "GATE_ENV", "ServerProcess", "cards_mentioned", "free_port",
+           "gated_decide", "hidden_from", "matching_state", "running_server"]
 
 #: Launch options for Debian's chromium (no sandbox in containers, nothing fetched from the internet).
 CHROMIUM = "/usr/bin/chromium"
@@ -99,69 +97,3 @@ def gated_decide(level: str, seed: int, view: View) -> str:
             time.sleep(0.02)
     return decide(level, seed, view)
 
-
-# ----------------------------------------------------------------------------- a real server
-
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with contextlib.closing(socket.socket()) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class ServerProcess:
-    """``bummerl serve`` in a subprocess on a fixed port and data directory (so it can be restarted)."""
-
-    def __init__(self, home: Path, port: int | None = None) -> None:
-        self.home = home
-        self.port = port or free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 60) -> None:
-        env = dict(os.environ, BUMMERL_HOME=str(self.home))
-        code = "from bummerl.cli import main; main()"
-        self.proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", str(self.port),
-                                      "--workers", "1"], env=env, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.proc.returncode}")
-            with contextlib.suppress(OSError):
-                urllib.request.urlopen(self.url + "/api/stats", timeout=5).read()
-                return
-            time.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.proc = None
-
-    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        import json
-
-        request = urllib.request.Request(self.url + path, json.dumps(body).encode(),
-                                         {"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            result: dict[str, Any] = json.loads(answer.read())
-            return result
-
-
-@contextlib.contextmanager
-def running_server(home: Path) -> Iterator[ServerProcess]:
-    """A started server, stopped at the end."""
-    server = ServerProcess(home)
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
