@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists(),
+                                reason="needs Linux /proc to find the processes and their memory")
+
 #: An outside bot that plays random legal actions and notes its pid at every start; from the fifth start
 #: on it hangs (so the run is still going, with chunks finished, whenever the test sends Ctrl-C).
 BOT = textwrap.dedent("""\
@@ -58,7 +61,6 @@ def _wait_for(condition: object, within: float) -> None:
         time.sleep(0.05)
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc to find the processes")
 def test_one_sigint_stops_a_two_worker_run_within_two_seconds_with_the_results_so_far(tmp_path: Path) -> None:
     program, pids = tmp_path / "bot.py", tmp_path / "pids"
     program.write_text(BOT)
@@ -94,3 +96,34 @@ def test_one_sigint_stops_a_two_worker_run_within_two_seconds_with_the_results_s
     while any(_alive(p) for p in workers + bots) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [p for p in workers + bots if _alive(p)], "a worker or an outside bot outlived the arena"
+
+
+def test_a_huge_run_starts_at_once_and_its_memory_stays_flat() -> None:
+    """10**12 deals are never planned: the run plays at once, in little memory, until Ctrl-C."""
+    command = [sys.executable, "-c", "from bummerl.cli import main; main()", "arena", "random", "random",
+               "--deals", str(10**12), "-j", "2", "--json", "--seed", "1", "--rules", "vu"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        rss = []
+        for _ in range(2):
+            time.sleep(1.5)
+            assert proc.poll() is None
+            rss.append(_memory_kb(proc.pid))
+        os.kill(proc.pid, signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130
+    assert json.loads(out)["games_per_pairing"] == 10**12
+    assert max(rss) < 200_000, f"the arena holds {max(rss)} kB"  # a plan of 10**10 chunks would not fit
+    assert rss[1] - rss[0] < 20_000  # about 8 bytes per deal played, nothing per deal planned
+
+
+def _memory_kb(pid: int) -> int:
+    """The peak resident memory of a process, in kB (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmHWM")

@@ -55,3 +55,12 @@ def test_without_ray_the_arena_says_how_to_get_it(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(cluster, "ray_available", lambda: False)
     with pytest.raises(ArenaError, match=r"--ray needs Ray: pip install 'bummerl\[cluster\]'"):
         run_arena(ArenaConfig(("random", "random"), Rules.preset("standard"), deals=2, ray="local"))
+
+
+def test_the_benchmark_times_the_same_run_locally(capsys: pytest.CaptureFixture[str]) -> None:
+    from helpers.scripts import load
+
+    bench = load("arena_ray", folder=Path(__file__).resolve().parent.parent / "benchmarks")
+    assert bench.main(["--bummerls", "4", "--repeats", "2", "--no-ray", "--rules", "vu"]) == 0
+    out = capsys.readouterr().out
+    assert "local, 1 process" in out and "local, 2 worker processes" in out and "Bummerls/s" in out

@@ -241,8 +241,11 @@ class ExternalBot:
         """
         proc = self._proc
         if proc is not None:
-            if grace > 0:
+            if grace > 0 and hasattr(os, "waitid"):
                 _wait_exit(proc.pid, grace)
+            elif grace > 0:  # no waitid (macOS before Python 3.13): reap first; the group id stays in use
+                with contextlib.suppress(subprocess.TimeoutExpired):  # while the group has members
+                    proc.wait(grace)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
