@@ -261,3 +261,32 @@ def test_the_analysis_answers_for_the_seat_to_move_only(client: TestClient) -> N
             msg = ws.receive_json()
         assert {a["action"] for a in msg["actions"]} == set(view["deal"]["legal"])
         assert msg["note"].startswith(("exact", "sampled"))
+
+
+def test_a_game_started_in_the_terminal_continues_in_the_browser_and_not_in_both(tmp_path: Path) -> None:
+    from bummerl.rules import Rules
+    from bummerl.session import PlaySession
+    from bummerl.store import GameStore
+
+    terminal = PlaySession.new(Rules.preset("standard"), level="medium", seed=2, first_dealer=1,
+                               home=tmp_path)
+    first = terminal.view().legal_actions[0]
+    terminal.act(first)
+    terminal.close()
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:
+        game = client.post(f"/api/games/{terminal.id}/resume").json()
+        assert game["id"] == terminal.id
+        with GameStore.open(tmp_path) as store, store.lease(terminal.id, "terminal"), \
+                connect(client, game) as ws:  # open in the terminal: one error, then closed
+            assert "another window" in ws.receive_json()["reason"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4409
+        with connect(client, game) as ws:
+            seat = Seat(ws)
+            view = seat.my_turn()  # the computer answers the move made in the terminal
+    record = client.get(f"/api/games/{terminal.id}/record")
+    assert record.status_code == 409  # the same stored game, still being played
+    moves = [e for e in seat.log if e["kind"] in ("play", "exchange", "close", "marry")]
+    assert moves[0]["seat"] == 0 and moves[1]["seat"] == 1 and view["waiting_for"] == 0
+    assert str(first).split()[-1] in (moves[0]["data"].get("card", ""), str(first))

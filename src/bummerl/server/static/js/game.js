@@ -259,7 +259,7 @@ function draw() {
     let classes = "";
     if (strict) classes = playable.has(code) ? "playable" : "unplayable";
     if (marryMode && marryable.has(code[1]) && "KQ".includes(code[0])) classes += " chosen";
-    return cardElement(code, { action: `play ${code}`, key: String(i + 1), classes });
+    return cardElement(code, { action: `play ${code}`, key: String(i === 5 ? 0 : i + 1), classes });
   }));
   $("hand-caption").textContent = strict ? "Your hand — the marked cards may be played" : "Your hand";
   const myTricks = deal.tricks_won[me];
@@ -369,10 +369,11 @@ function prompt() {
     return setStatus(`Lead the king or queen of your marriage (${suitName(deal.married, style())})${acts.includes("claim") ? " — or claim 66 (g)" : ""}`);
   }
   if (marryMode) return setStatus("Which marriage? Press the number of its king or queen, or click it (Esc cancels)");
-  if (deal.lead) return setStatus(`${name(1 - seat)} led ${cardName(deal.lead, style())}: your card (1–${deal.hand.length} or click)`);
+  const keys = deal.hand.length > 5 ? "1–5, 0" : `1–${deal.hand.length}`;
+  if (deal.lead) return setStatus(`${name(1 - seat)} led ${cardName(deal.lead, style())}: your card (${keys} or click)`);
   const extras = [["x exchange", "exchange"], ["c close", "close"], ["g claim 66", "claim"]].filter(([, a]) => acts.includes(a)).map(([k]) => k);
   if (acts.some((a) => a.startsWith("marry"))) extras.push("m marriage");
-  setStatus(`Your lead: play a card (1–${deal.hand.length} or click)${extras.length ? " — or " + extras.join(", ") : ""}`);
+  setStatus(`Your lead: play a card (${keys} or click)${extras.length ? " — or " + extras.join(", ") : ""}`);
 }
 
 // ----------------------------------------------------------------------------- acting
@@ -425,10 +426,22 @@ function marriageHint() {
   return view.deal.trump;
 }
 
+/** A key for a place in the hand: plays that card; the king or queen of a marriage you may declare
+ *  declares it first (as in the terminal game: press again to lead it). */
 function playSlot(i) {
   const hand = sortedHand(view.deal);
-  if (i >= hand.length) return setStatus(`You have no card ${i + 1}`, true);
-  onCard(hand[i]);
+  if (i >= hand.length) return setStatus(`You have no card ${i === 5 ? 0 : i + 1}`, true);
+  const code = hand[i];
+  if ("KQ".includes(code[0]) && legal().includes(`marry ${code[1]}`)) return act(`marry ${code[1]}`);
+  onCard(code);
+}
+
+function showSheet() {
+  const box = document.querySelector(".score-box");
+  box.scrollIntoView({ block: "nearest" });
+  box.classList.remove("flash");
+  void box.offsetWidth;
+  box.classList.add("flash");
 }
 
 // ----------------------------------------------------------------------------- dialogs
@@ -584,9 +597,11 @@ function showSettings() {
 }
 
 function showHelp() {
-  const keys = [["1–6", "play the card in that place (or choose a marriage's king or queen)"], ["x", "exchange the trump jack"],
+  const keys = [["1–5", "play the card in that place (the king or queen of a marriage you may declare declares it first; press again to lead)"],
+    ["0", "Sixty-Six: play your sixth card"], ["x", "exchange the trump jack (the nine in Sixty-Six)"],
     ["c", "close the talon"], ["m", "declare a marriage (20 or 40)"], ["g or 6", "claim 66 (asks first)"], ["p", "pass after the last trick"],
-    ["Enter or n", "next deal"], ["?", "what is each move worth?"], ["Esc", "cancel, close a dialog"], ["q", "home"]];
+    ["?", "what is each move worth?"], ["s", "the score sheet"], ["Enter", "after a deal: its summary, then the next deal"],
+    ["n", "at the end of the Bummerl: play again"], ["Esc", "cancel, close a dialog"], ["q", "home (the game is saved)"]];
   openModal("help", "Keys", [h("table", { class: "keys" }, ...keys.map(([k, t]) => h("tr", {}, h("td", {}, h("kbd", { text: k })), h("td", { text: t }))))],
             [button("Close", closeModal, { primary: true })]);
 }
@@ -606,16 +621,18 @@ document.addEventListener("keydown", (e) => {
   const k = e.key;
   let handled = true;
   if (k >= "1" && k <= "5") playSlot(Number(k) - 1);
-  else if (k === "6") {
-    if (view.deal.hand.length >= 6 && !legal().includes("claim")) playSlot(5); else confirmClaim();
-  } else if (k === "x") act("exchange");
+  else if (k === "0") playSlot(5);
+  else if (k === "6") confirmClaim();
+  else if (k === "s") showSheet();
+  else if (k === "x") act("exchange");
   else if (k === "c") act("close");
   else if (k === "m") marry();
   else if (k === "g") confirmClaim();
   else if (k === "p") act("pass");
-  else if (k === "Enter" || k === "n") { if (view.phase === "playing") handled = false; else if (view.phase === "game_over") showGameOver(); else showSummary(); }
+  else if (k === "Enter") { if (view.phase === "playing") handled = false; else if (view.phase === "game_over") showGameOver(); else showSummary(); }
+  else if (k === "n") { if (view.phase === "game_over") playAgain(); else handled = false; }
   else if (k === "?") requestAnalysis();
-  else if (k === "Escape") { if (marryMode) { marryMode = false; draw(); } }
+  else if (k === "Escape") { if (marryMode) { marryMode = false; statusIsError = false; draw(); } }
   else if (k === "q") { closedByUs = true; location.href = "/"; }
   else handled = false;
   if (handled) e.preventDefault();
