@@ -273,3 +273,18 @@ def test_a_new_game_that_cannot_be_stored_is_said_on_the_status_line(home: Path)
     asyncio.run(main())
     assert app.session is s
     assert said == ["Cannot start a new game: cannot write the data directory /nowhere: read-only"]
+
+
+def test_resume_leaves_games_between_two_people_to_the_browser(home: Path, terminal: type[FakeApp]) -> None:
+    from bummerl.game import Bummerl
+
+    computer = PlaySession.new(Rules.preset("standard"), level="easy", seed=1, home=home, bot=FirstLegal())
+    game = Bummerl(Rules.preset("standard"), seed=2, first_dealer=0)
+    with GameStore.open(home) as store:
+        people = store.create(rules=game.rules, level="human", seed=2, cards="french", first_dealer=0,
+                              record=game.record())  # played last
+        latest = store.latest_playing()
+        assert latest is not None and latest.id == people.id
+    assert play("--resume").exit_code == 0
+    assert terminal.made[-1].session.id == computer.id
+    assert "played by two people" in one_error_line(play("--resume", people.id))

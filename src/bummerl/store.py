@@ -622,11 +622,13 @@ class GameStore:
             except GameNotFound:  # deleted meanwhile
                 continue
 
-    def latest_playing(self) -> StoredGame | None:
-        """The most recently played unfinished game, if any (:class:`GameDamaged` if that one is damaged)."""
+    def latest_playing(self, levels: Sequence[str] = KINDS) -> StoredGame | None:
+        """The most recently played unfinished game whose level is one of ``levels`` (default: any), if
+        any; :class:`GameDamaged` if that one is damaged."""
+        marks = ", ".join("?" for _ in levels)
         with self._reading() as db:
-            row = db.execute("SELECT id FROM games WHERE state = 'playing' "
-                                   "ORDER BY updated DESC, rowid DESC LIMIT 1").fetchone()
+            row = db.execute(f"SELECT id FROM games WHERE state = 'playing' AND level IN ({marks}) "
+                             "ORDER BY updated DESC, rowid DESC LIMIT 1", tuple(levels)).fetchone()
         return None if row is None else self.load(row[0])
 
     def stats(self) -> Stats:

@@ -105,7 +105,7 @@ def play(
     """
     from bummerl.errors import BummerlError
     from bummerl.session import PlaySession
-    from bummerl.store import GameStore, StoredGame
+    from bummerl.store import COMPUTER_LEVELS, GameStore, StoredGame
 
     if delay < 0:
         fail("--delay cannot be negative")
@@ -126,9 +126,12 @@ def play(
                                               ("--cards", cards), ("--seed", seed), ("--dealer", dealer),
                                               ("--deck", deck)) if value not in (None, [])]
             stored: StoredGame | None
-            stored = store.load(store.resolve(game_id)) if game_id is not None else store.latest_playing()
+            stored = (store.load(store.resolve(game_id)) if game_id is not None
+                      else store.latest_playing(COMPUTER_LEVELS))
             if stored is None:
                 fail("there is no unfinished game to resume (start one with: bummerl play)")
+            if stored.level not in COMPUTER_LEVELS:
+                fail(f"game {stored.id} is played by two people (continue it in the browser: bummerl serve)")
             if stored.state == "finished":
                 fail(f"game {stored.id} is finished (see it with: bummerl games export {stored.id} | "
                      "bummerl replay -)")
