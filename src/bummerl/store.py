@@ -623,12 +623,14 @@ class GameStore:
                 continue
 
     def latest_playing(self, levels: Sequence[str] = KINDS) -> StoredGame | None:
-        """The most recently played unfinished game whose level is one of ``levels`` (default: any), if
-        any; :class:`GameDamaged` if that one is damaged."""
-        marks = ", ".join("?" for _ in levels)
+        """The most recently played unfinished game, leaving out those of known kinds not in ``levels``
+        (default: none left out), if any; :class:`GameDamaged` if that one is damaged (a level that is not
+        a known kind is never left out silently)."""
+        others = [k for k in KINDS if k not in levels] or [""]
+        marks = ", ".join("?" for _ in others)
         with self._reading() as db:
-            row = db.execute(f"SELECT id FROM games WHERE state = 'playing' AND level IN ({marks}) "
-                             "ORDER BY updated DESC, rowid DESC LIMIT 1", tuple(levels)).fetchone()
+            row = db.execute(f"SELECT id FROM games WHERE state = 'playing' AND level NOT IN ({marks}) "
+                             "ORDER BY updated DESC, rowid DESC LIMIT 1", tuple(others)).fetchone()
         return None if row is None else self.load(row[0])
 
     def stats(self) -> Stats:
