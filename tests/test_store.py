@@ -101,6 +101,12 @@ def test_an_unwritable_data_directory_is_one_clear_error(tmp_path: Path) -> None
         GameStore.open(blocker / "sub")
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc (no file can be made there)")
+def test_a_directory_where_no_database_can_be_made_is_one_clear_error() -> None:
+    with pytest.raises(StoreError, match=r"^cannot write the data directory /proc: cannot open games.db there"):
+        GameStore.open(Path("/proc"))
+
+
 def test_a_file_that_is_not_a_database_is_reported_as_damaged(home: Path) -> None:
     (home / DB_NAME).write_bytes(b"this is not SQLite at all, just some text " * 100)
     with pytest.raises(StoreError, match=r"game database .* is damaged: file is not a database") as err:

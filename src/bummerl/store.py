@@ -360,7 +360,7 @@ class GameStore:
         try:
             db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as err:
-            raise StoreError(f"cannot open the game database {path}: {err}") from None
+            raise _unwritable(home, err) from None
         store = cls(path, db)
         try:
             db.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
@@ -371,6 +371,8 @@ class GameStore:
             store._import_legacy(home / "games")
         except sqlite3.DatabaseError as err:
             db.close()
+            if "unable to open" in str(err):
+                raise _unwritable(home, err) from None
             raise store._damaged_db(err) from None
         except BaseException:
             db.close()
@@ -745,6 +747,10 @@ class GameStore:
                     self.notes.append(_legacy_note(path.name, problem))
                 db.execute("INSERT INTO legacy_imports VALUES (?, ?, ?, ?)",
                            (path.name, game_id, problem, _now()))
+
+
+def _unwritable(home: Path, err: sqlite3.Error) -> StoreError:
+    return StoreError(f"cannot write the data directory {home}: cannot open {DB_NAME} there ({err})")
 
 
 def _unreadable(err: sqlite3.Error) -> bool:
