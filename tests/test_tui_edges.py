@@ -304,6 +304,22 @@ def _claims_win(deal: object) -> dict[Action, int]:
     return {a: 0 for a in deal.legal_actions()}  # type: ignore[attr-defined]
 
 
+async def _play_to_the_end(pilot: Pilot[None], app: BummerlApp) -> None:
+    """Play (first legal card, a claim whenever allowed) until the end-of-Bummerl screen is up."""
+    steps = 0
+    while app.session.table.phase != "game_over" or isinstance(app.screen, DealSummaryScreen):
+        steps += 1
+        assert steps < 600
+        if isinstance(app.screen, DealSummaryScreen):
+            await press(pilot, app, "enter", look=False)
+            continue
+        legal = app.session.view().legal_actions
+        claims = [a for a in legal if a.kind == "claim"]
+        action = claims[0] if claims else next(a for a in legal if a.kind == "play")
+        await press(pilot, app, *(["g"] if claims else _keys(app, action)), look=False)
+    assert isinstance(app.screen, GameOverScreen)
+
+
 def test_play_again_at_the_end_starts_a_fresh_game(tmp_path: Path) -> None:
     from bummerl.tui.session import PlaySession
 
@@ -318,21 +334,9 @@ def test_play_again_at_the_end_starts_a_fresh_game(tmp_path: Path) -> None:
     app = BummerlApp(first, delay=0, confirm=False, review_samples=1, solver=_claims_win, new_game=new_game)
 
     async def body(pilot: Pilot[None]) -> None:
-        steps = 0
-        while first.table.phase != "game_over" or isinstance(app.screen, DealSummaryScreen):
-            steps += 1
-            assert steps < 600
-            if isinstance(app.screen, DealSummaryScreen):
-                await press(pilot, app, "enter", look=False)
-                continue
-            legal = first.view().legal_actions
-            claims = [a for a in legal if a.kind == "claim"]
-            action = claims[0] if claims else next(a for a in legal if a.kind == "play")
-            keys = ["g"] if claims else _keys(app, action)
-            await press(pilot, app, *keys, look=False)
-        assert isinstance(app.screen, GameOverScreen)
+        await _play_to_the_end(pilot, app)
         for _ in range(3000):
-            if app.screen.done:
+            if app.screen.done:  # type: ignore[attr-defined]
                 break
             await pilot.pause(0.01)
         screen = screen_text(app)
@@ -345,6 +349,46 @@ def test_play_again_at_the_end_starts_a_fresh_game(tmp_path: Path) -> None:
         assert log.startswith("Deal 1: You deal.")  # a fresh log
 
     run(app, body)
+
+
+class SlowSolver:
+    """A stand-in solver that takes its time and counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, deal: object) -> dict[Action, int]:
+        import time
+
+        self.calls += 1
+        time.sleep(0.1)
+        return _claims_win(deal)
+
+
+@pytest.mark.parametrize("key", ["n", "q"])
+def test_leaving_the_end_screen_stops_its_review(tmp_path: Path, key: str) -> None:
+    import time
+
+    from bummerl.tui.session import PlaySession
+
+    solver = SlowSolver()
+    first = PlaySession.new(Rules.preset("standard"), level="medium", seed=5, home=tmp_path, bot=FirstLegal())
+    app = BummerlApp(first, delay=0, confirm=False, review_samples=3, solver=solver,
+                     new_game=lambda: PlaySession.new(Rules.preset("standard"), seed=9, home=tmp_path,
+                                                      bot=FirstLegal()))
+
+    async def body(pilot: Pilot[None]) -> None:
+        await _play_to_the_end(pilot, app)
+        while solver.calls < 2:  # the review has begun
+            await pilot.pause(0.01)
+        await pilot.press(key)
+        await pilot.pause()
+
+    run(app, body)
+    stopped_at = solver.calls
+    time.sleep(1.0)  # a review still running would make about ten more calls meanwhile
+    assert solver.calls <= stopped_at + 3  # it stops after the decision it was working on (3 worlds)
+    assert solver.calls < 3 * len(list(first.table.decisions(0)))  # the review never finished
 
 
 def test_without_a_factory_the_end_offers_only_quit(tmp_path: Path) -> None:

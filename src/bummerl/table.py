@@ -506,7 +506,7 @@ class Table:
             gp = _gp(outcome.game_points)
             text = f"{self._say(w, 'reach', 'reaches')} 66 ({deal.points[w]} points) — {gp}"
             out.append(Event("claim", text, w, n, {"correct": True, "auto": True}))
-        you_need = " · ".join(f"{self.name(s)} {self.score[s]}" for s in (0, 1))
+        you_need = " · ".join(f"{self.name(s)} {max(self.score[s], 0)}" for s in (0, 1))  # 0: done
         if outcome.winner is None:
             text = f"Deal {n} is a draw ({reason_text(outcome)}). Still needed: {you_need}"
         else:

@@ -195,9 +195,9 @@ class BummerlApp(App[None]):
         line2 = Text()
         if known:
             line2.append("shown: ", "dim")
-            for c in known:
-                line2.append_text(card_text(c, style))
-                line2.append(" ")
+            gap = Text(", " if style == "german" else " ")
+            line2.append_text(gap.join(card_text(c, style) for c in known))
+            line2.append(" ")
         marriages = [s for p, s in view.marriages if p == COMPUTER]
         if marriages:
             line2.append("  declared: " if known else "declared: ", "dim")
@@ -296,7 +296,7 @@ class BummerlApp(App[None]):
             pips = "●" * max(need, 0) + "○" * (target - max(need, 0))
             out.append(f"{table.name(seat):<9}", style="bold" if seat == HUMAN else "")
             out.append(f" {pips} ", style="green" if seat == HUMAN else "yellow")
-            out.append(f"{need}\n", style="bold")
+            out.append(f"{max(need, 0)}\n", style="bold")
         out.append(f"Deal {table.deal_number}, dealt by {table.name(view.dealer)}", style="dim")
         return out
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Label, LoadingIndicator, ProgressBar, Static
 
@@ -57,7 +59,9 @@ def action_text(action_str: str, style: CardStyle) -> Text:
 
 
 def _cards(cards: Sequence[Card], style: CardStyle) -> Text:
-    return Text(" ").join(card_text(c, style) for c in cards) if cards else Text("—", style="dim")
+    """Cards in a row: ``A♠ J♣``, or ``Laub Sau, Eichel U`` (German names are two words each)."""
+    gap = Text(", " if style == "german" else " ")
+    return gap.join(card_text(c, style) for c in cards) if cards else Text("—", style="dim")
 
 
 def _says(name: str, you: str, other: str) -> str:
@@ -92,11 +96,24 @@ def score_sheet(events: Sequence[Event], names: tuple[str, str]) -> RichTable:
             names[winner], style="green" if winner == HUMAN else "yellow")
         score = d["score"]
         sheet.add_row(str(e.deal_number), names[d["dealer"]], who, str(d["game_points"]), d["why"],
-                      f"{score[0]} : {score[1]}")
+                      f"{max(score[0], 0)} : {max(score[1], 0)}")  # a winner below 0 needs nothing
     return sheet
 
 
 Answer = TypeVar("Answer")
+
+
+class _Stopped(Exception):
+    """The screen went away while its worker was still thinking."""
+
+
+def _from_thread(screen: ModalScreen[Any], callback: Callable[..., object], *args: Any,
+                 **kwargs: Any) -> None:
+    """Run ``callback`` on the UI thread from a worker, unless the screen is gone or the app is ending."""
+    if not screen.is_attached:
+        return
+    with contextlib.suppress(RuntimeError, NoMatches):  # the app closed meanwhile
+        screen.app.call_from_thread(callback, *args, **kwargs)
 
 
 class Dialog(ModalScreen[Answer], Generic[Answer]):
@@ -266,7 +283,7 @@ class AnalysisScreen(Dialog[None]):
             body: Text | RichTable = self._table(ratings, note)
         except (AnalysisUnavailable, ValueError) as err:
             body = Text(str(err), style="yellow")
-        self.app.call_from_thread(self._show, body)
+        _from_thread(self, self._show, body)
 
     def _table(self, ratings: tuple[ActionStats, ...], note: str) -> RichTable:
         grid = RichTable(title=f"mean game points for you ({note})", box=None, padding=(0, 2))
@@ -287,6 +304,8 @@ class AnalysisScreen(Dialog[None]):
 
     def _show(self, body: Text | RichTable) -> None:
         self.done = True
+        if not self.is_attached:
+            return
         self.query_one("#analysis-busy", LoadingIndicator).display = False
         self.query_one("#analysis-body", Static).update(body)
 
@@ -319,6 +338,7 @@ class GameOverScreen(Dialog[None]):
         self.shown = shown
         self.play_again = play_again
         self.done = False
+        self.stopped = False
         self.mistakes: list[Mistake] = []
 
     def compose(self) -> ComposeResult:
@@ -332,7 +352,7 @@ class GameOverScreen(Dialog[None]):
             winner = ended[-1].data["winner"]
             score = deals[-1].data["score"]
             who = _says(names[winner], "win", "wins")
-            needed = f"{score[HUMAN]} : {score[COMPUTER]} still needed"
+            needed = f"{max(score[HUMAN], 0)} : {max(score[COMPUTER], 0)} still needed"
             yield Label(f"{who} the Bummerl ({needed})", classes="title")
             with VerticalScroll():
                 won = sum(1 for e in deals if e.data["winner"] == HUMAN)
@@ -347,22 +367,31 @@ class GameOverScreen(Dialog[None]):
     def on_mount(self) -> None:
         self.run_worker(self._compute, thread=True, group="review")
 
+    def on_unmount(self) -> None:
+        """Stop the review when the screen goes (play again, or quit): it must not think on in the
+        background, nor hold up the exit."""
+        self.stopped = True
+
     def _compute(self) -> None:
         decisions = list(self.decisions())
         bar = self.query_one("#review-progress", ProgressBar)
-        self.app.call_from_thread(bar.update, total=max(len(decisions), 1), progress=0)
+        _from_thread(self, bar.update, total=max(len(decisions), 1), progress=0)
 
         def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(bar.update, progress=done)
+            if self.stopped or not self.is_attached:
+                raise _Stopped
+            _from_thread(self, bar.update, progress=done)
 
         try:
             mistakes = review(decisions, self.samples, progress, solver=self.solver)
             body: Text | RichTable = self._table(mistakes)
+        except _Stopped:
+            return
         except (AnalysisUnavailable, ValueError) as err:
             body = Text(str(err), style="yellow")
             mistakes = []
         self.mistakes = mistakes
-        self.app.call_from_thread(self._show, body)
+        _from_thread(self, self._show, body)
 
     def _table(self, mistakes: list[Mistake]) -> Text | RichTable:
         costly = [m for m in mistakes if m.loss >= 0.05][: self.shown]
@@ -382,5 +411,7 @@ class GameOverScreen(Dialog[None]):
 
     def _show(self, body: Text | RichTable) -> None:
         self.done = True
+        if not self.is_attached:
+            return
         self.query_one("#review-progress", ProgressBar).display = False
         self.query_one("#review-body", Static).update(body)
