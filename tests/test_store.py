@@ -103,7 +103,7 @@ def test_an_unwritable_data_directory_is_one_clear_error(tmp_path: Path) -> None
 
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc (no file can be made there)")
 def test_a_directory_where_no_database_can_be_made_is_one_clear_error() -> None:
-    with pytest.raises(StoreError, match=r"^cannot write the data directory /proc: cannot open games.db there"):
+    with pytest.raises(StoreError, match=r"^cannot write the data directory /proc: cannot open games.db"):
         GameStore.open(Path("/proc"))
 
 
