@@ -68,7 +68,7 @@ def _new_rules(rules: str | None, rule: list[str] | None, last: Rules | None) ->
 @app.command()
 def play(
     game_id: Annotated[str | None, typer.Argument(
-        metavar="[ID]", help="The game to continue (implies --resume; an id or its start: bummerl games).",
+        metavar="ID", help="The game to continue (implies --resume; an id or its start: bummerl games).",
         show_default=False)] = None,
     rules: Annotated[str | None, typer.Option(
         "--rules", help="Rules preset: standard, soft, sharp, tompa, vu, sixty-six (default: the last used, "
