@@ -37,6 +37,19 @@ def test_the_javascript_bot_plays_arena_deals_without_faults_and_reproducibly() 
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed: the JavaScript example bot needs it")
+def test_the_javascript_bot_enters_a_tournament_and_is_rated() -> None:
+    args = ["tournament", "random", "heuristic", JS_BOT, "--deals", "10", "--seed", "2", "--resamples", "50",
+            "--json"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    rated = {r["bot"]: r for r in data["ratings"]}
+    assert set(rated) == {"random", "heuristic", "cmd:random_bot.js"}
+    assert rated["cmd:random_bot.js"]["games"] == 20  # 10 deals against each of the other two
+    assert all(p["faults"] == [] for p in data["arena"]["pairings"])
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed: the JavaScript example bot needs it")
 def test_the_javascript_bot_speaks_the_protocol() -> None:
     assert NODE is not None
     messages = [
