@@ -27,6 +27,7 @@ from bummerl.cards import CARDS, PACK_MASKS, POINTS, SUITS, Card, Suit, card_poi
 from bummerl.errors import BummerlError, quote
 from bummerl.grammar import NotationError, bad_position, read_position_line, write_position_line
 from bummerl.rules import Rules
+from bummerl.scoring import LAST_TRICK_POINTS, MARRIAGE_POINTS, MOST_MARRIAGE_POINTS, WIN_POINTS
 
 __all__ = [
     "PLAYERS",
@@ -42,8 +43,6 @@ __all__ = [
 #: How messages name the players of a :class:`Setup`.
 PLAYERS: tuple[str, str] = ("player 0", "player 1")
 _QUEEN, _KING = 2, 3
-#: Every marriage of a deal declared by one player: three of 20 and the trump marriage's 40.
-_MOST_MARRIAGE_POINTS = 3 * 20 + 40
 
 
 class _SetsUp(Protocol):
@@ -81,9 +80,10 @@ def split_points(
     """
     net = (points[0] - bonus[0], points[1] - bonus[1])
     extra = net[0] + net[1] - card_total
-    if extra < 0 or extra % 20:
+    if extra < 0 or extra % MARRIAGE_POINTS:
         return None
-    for m0 in range(min(extra, max(net[0], 0)) // 20 * 20, -1, -20):
+    step = MARRIAGE_POINTS  # marriages count 20 or 40: multiples of 20
+    for m0 in range(min(extra, max(net[0], 0)) // step * step, -1, -step):
         c0, c1 = net[0] - m0, net[1] - (extra - m0)
         if c0 >= 0 and c1 >= 0:
             return (c0, c1), (m0, extra - m0)
@@ -100,7 +100,7 @@ def last_trick_bonus(rules: Rules, hands: tuple[int, int], lead: int | None, clo
     """
     if not rules.sixty_six or closed or lead is not None or hands[0] | hands[1]:
         return (0, 0)
-    return (10, 0) if leader == 0 else (0, 10)
+    return (LAST_TRICK_POINTS, 0) if leader == 0 else (0, LAST_TRICK_POINTS)
 
 
 def check_cards(rules: Rules, listed: Sequence[tuple[str, int]]) -> int:
@@ -359,7 +359,7 @@ def _check(s: Setup, names: tuple[str, str]) -> None:
     for who, n in zip(names, tricks, strict=True):
         if n < 0:
             raise PositionError(f"{who} cannot have {n} tricks")
-    most = card_points(PACK_MASKS[rules.sixty_six]) + _MOST_MARRIAGE_POINTS + 10
+    most = card_points(PACK_MASKS[rules.sixty_six]) + MOST_MARRIAGE_POINTS + LAST_TRICK_POINTS
     for who, n in zip(names, points, strict=True):
         if n < 0 or n > most:
             raise PositionError(f"{who} cannot have {quote(n)} points (0 to {most} in a deal)")
@@ -425,14 +425,15 @@ def _check(s: Setup, names: tuple[str, str]) -> None:
     ending = not (hands[0] | hands[1]) and lead is None
     if rules.auto_claim:
         for p in (0, 1):
-            if points[p] >= 66 and not (ending and p == leader):  # the last trick may just have got there
+            # the last trick may just have got there
+            if points[p] >= WIN_POINTS and not (ending and p == leader):
                 raise PositionError(
                     f"{names[p]} has {points[p]} points: with automatic claims the deal is already over"
                 )
     for who, pend, t in zip(names, pending, tricks, strict=True):
-        if pend < 0 or pend % 20 or pend > _MOST_MARRIAGE_POINTS:
+        if pend < 0 or pend % MARRIAGE_POINTS or pend > MOST_MARRIAGE_POINTS:
             raise PositionError(
-                f"{who}'s pending marriage points must be a multiple of 20 up to {_MOST_MARRIAGE_POINTS}, "
+                f"{who}'s pending marriage points must be a multiple of 20 up to {MOST_MARRIAGE_POINTS}, "
                 f"not {quote(pend)}"
             )
         if pend and t and rules.marriage_scoring == "trick":
@@ -467,8 +468,8 @@ def _split_by_log(s: Setup, played: int, bonus: tuple[int, int]) -> tuple[tuple[
         or (won[0], won[1]) != s.tricks
         or s.trick_log[-1].winner != s.leader
         or min(married) < 0
-        or married[0] % 20
-        or married[1] % 20
+        or married[0] % MARRIAGE_POINTS
+        or married[1] % MARRIAGE_POINTS
     ):
         raise PositionError("the trick log does not fit the played cards, tricks, points and leader")
     return (cards[0], cards[1]), married

@@ -24,13 +24,14 @@ from random import Random
 from bummerl.actions import CLAIM, CLOSE, EXCHANGE, PASS, Action
 from bummerl.bots.base import forced_action
 from bummerl.cards import POINTS, SUIT_MASKS, cards_in
+from bummerl.scoring import HALF_POINTS, WIN_POINTS, marriage_points
 from bummerl.view import View
 
 __all__ = ["HeuristicBot", "follower_wins", "make_heuristic"]
 
 NINE, JACK, QUEEN, KING, TEN, ACE = range(6)
-#: Points a player needs to win a deal, and to avoid losing two game points.
-WIN, HALF = 66, 33
+#: Points a player needs to win a deal, and to avoid losing two game points (rules.md 4.2).
+WIN, HALF = WIN_POINTS, HALF_POINTS
 
 
 def follower_wins(lead: int, card: int, trump: int) -> bool:
@@ -254,7 +255,7 @@ class HeuristicBot:
         """With the talon closed or exhausted a marriage can wait (Schnapsen): declare it now only if it
         wins the deal at once or no sure winner is there to cash first."""
         for a in marriages:
-            value = 40 if a.suit == s.trump else 20
+            value = marriage_points(a.suit, s.trump) if a.suit is not None else 0
             if s.my_tricks and s.my_points + value >= WIN:
                 return True
         sure = [c for c in cards_in(s.hand) if s.is_master(c) and not (s.beaters(c))]
@@ -266,7 +267,7 @@ class HeuristicBot:
         bonus = 0
         for a in legal:
             if a.kind == "marry" and a.suit is not None:
-                bonus = max(bonus, 40 if a.suit == s.trump else 20)
+                bonus = max(bonus, marriage_points(a.suit, s.trump))
         sure, tricks = _sure_points(s, s.hand)
         if tricks == 0 and s.my_tricks == 0:
             return False
