@@ -16,10 +16,10 @@ bummerl.server.protocol.ProtocolError: unknown message type 'dance' (expected ac
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
+from bummerl import jsonio
 from bummerl.cards import CARDS, cards_in
 from bummerl.errors import BummerlError
 from bummerl.table import Event, Table
@@ -72,9 +72,9 @@ def parse_message(text: str | bytes) -> ClientMessage:
     if len(text) > MAX_MESSAGE:
         raise ProtocolError(f"message too large ({len(text)} characters; at most {MAX_MESSAGE})")
     try:
-        value = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as err:
-        reason = err.msg if isinstance(err, json.JSONDecodeError) else "nested too deeply"
+        value = jsonio.loads(text)  # the one hardened reader: no duplicate keys, huge numbers, deep nesting
+    except jsonio.InputError as err:
+        reason = err.msg or str(err).removeprefix("bad JSON: ")
         raise ProtocolError(f"message is not JSON: {reason}") from None
     if not isinstance(value, dict):
         raise ProtocolError("a message is a JSON object with a \"type\"")
