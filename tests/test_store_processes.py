@@ -66,6 +66,33 @@ HAMMER = textwrap.dedent("""
 """)
 
 
+MID_SAVE = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from bummerl.rules import Rules
+    from bummerl.session import PlaySession
+    from bummerl.store import GameStore
+    from bummerl.table import FirstLegal
+    store = GameStore.open(Path(sys.argv[1]))
+    s = PlaySession.new(Rules.preset("standard"), level="easy", seed=4, first_dealer=0, store=store,
+                        bot=FirstLegal())
+    store.lease(s.id, "terminal").__enter__()  # held by this process until it dies
+    def step():
+        seat = s.table.deal.to_move
+        s.act_seat(seat, s.table.view(seat).legal_actions[0])
+    for _ in range(3):
+        step()
+    print(s.id, flush=True)
+    original = GameStore._append
+    def stuck(self, db, game_id, record):
+        original(self, db, game_id, record)  # the rows are written, not yet committed
+        print("inside", flush=True)
+        time.sleep(120)
+    GameStore._append = stuck
+    step()
+""")
+
+
 @pytest.fixture
 def home(tmp_path: Path) -> Path:
     return tmp_path / "home"
@@ -183,6 +210,29 @@ def test_two_real_terminal_games_on_one_game(home: Path) -> None:
             first.kill()
             first.wait(30)
         os.close(master)
+
+
+def test_kill_9_inside_a_save_keeps_the_game_as_it_was_before_that_save(home: Path) -> None:
+    child = subprocess.Popen([sys.executable, "-c", MID_SAVE, str(home)], env=env(home), text=True,
+                             stdout=subprocess.PIPE)
+    out = lines(child)
+    game_id = next(out)
+    assert next(out) == "inside"
+    with GameStore.open(home) as store:
+        assert store.holder(game_id) == child.pid
+    child.send_signal(signal.SIGKILL)
+    child.wait(30)
+    db = sqlite3.connect(home / DB_NAME)
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    db.close()
+    with GameStore.open(home) as store:
+        game = store.load(game_id)  # the three committed actions, none of the fourth save's rows
+        assert len(game.record.deals[0].actions) == 3 and game.state == "playing"
+        resumed = PlaySession.resume(game, store, bot=FirstLegal())
+        with store.lease(game_id, "terminal"):  # the killed process's lease is taken over, and it plays on
+            seat = resumed.table.deal.to_move
+            resumed.act_seat(seat, resumed.table.view(seat).legal_actions[0])
+        assert resumed.save_error is None and len(store.load(game_id).record.deals[0].actions) == 4
 
 
 @pytest.mark.parametrize("round_", range(3))
