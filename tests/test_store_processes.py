@@ -76,7 +76,8 @@ MID_SAVE = textwrap.dedent("""
     store = GameStore.open(Path(sys.argv[1]))
     s = PlaySession.new(Rules.preset("standard"), level="easy", seed=4, first_dealer=0, store=store,
                         bot=FirstLegal())
-    store.lease(s.id, "terminal").__enter__()  # held by this process until it dies
+    held = store.lease(s.id, "terminal")
+    held.__enter__()  # held by this process until it dies
     def step():
         seat = s.table.deal.to_move
         s.act_seat(seat, s.table.view(seat).legal_actions[0])

@@ -389,6 +389,8 @@ class GameStore:
                           "`sqlite3 games.db .recover` may save its games)")
 
     def _migrate(self) -> None:
+        if self._db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS):
+            return  # up to date: no write lock needed (a writer elsewhere does not block opening)
         with self._tx() as db:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > len(MIGRATIONS):
