@@ -16,6 +16,8 @@ import typer
 from bummerl.cli.app import app, fail, parse_rule_overrides
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from bummerl.rules import Rules
     from bummerl.session import PlaySession
     from bummerl.store import GameStore, Tally
@@ -135,14 +137,22 @@ def play(
             if stored.state == "finished":
                 fail(f"game {stored.id} is finished (see it with: bummerl games export {stored.id} | "
                      "bummerl replay -)")
-            session = PlaySession.resume(stored, store)
+            note = ""
             if given:
-                session.note = (f"--resume keeps game {stored.id}'s own level ({stored.level}), rules "
-                                f"({stored.rules.describe()}), cards ({stored.cards}) and seed; ignored: "
-                                f"{', '.join(given)}")
-                typer.echo(f"note: {session.note}", err=True)
+                note = (f"--resume keeps game {stored.id}'s own level ({stored.level}), rules "
+                        f"({stored.rules.describe()}), cards ({stored.cards}) and seed; ignored: "
+                        f"{', '.join(given)}")
+                typer.echo(f"note: {note}", err=True)
             if confirm is not None:
                 store.remember({"confirm": confirm})
+            game = stored.id
+
+            def start() -> PlaySession:  # read again under the lease: the game as it is now
+                session = PlaySession.resume(store.load(game), store)
+                session.note = note
+                return session
+
+            _run(start, store, game, ask=ask, delay=delay, samples=samples, review_samples=review_samples)
         else:
             chosen_level = level if level is not None else last.get("level", "medium")
             if chosen_level not in _LEVELS:
@@ -169,25 +179,27 @@ def play(
                 first_dealer=first, cards="german" if chosen_cards == "german" else "french", decks=decks,
                 store=store,
             )
-        _run(session, store, ask=ask, delay=delay, samples=samples, review_samples=review_samples)
+            _run(lambda: session, store, session.id, ask=ask, delay=delay, samples=samples,
+                 review_samples=review_samples)
     except BummerlError as err:
         fail(str(err))
     finally:
         store.close()
 
 
-def _run(session: PlaySession, store: GameStore, *, ask: bool, delay: float, samples: int,
-         review_samples: int) -> None:
-    """Hold the game's lease while the full-screen app runs ("play again" starts and holds a new game with
-    the same settings); then say whether the game is stored."""
+def _run(start: Callable[[], PlaySession], store: GameStore, game_id: str, *, ask: bool, delay: float,
+         samples: int, review_samples: int) -> None:
+    """Take the game's lease, then its session (``start``), and run the full-screen app ("play again"
+    starts and holds a new game with the same settings); then say whether the game is stored."""
     from bummerl.session import PlaySession
     from bummerl.tui.app import BummerlApp
 
-    sessions = [session]
     with contextlib.ExitStack() as leases:
-        leases.enter_context(store.lease(session.id, "terminal"))
+        leases.enter_context(store.lease(game_id, "terminal"))
         if not _has_terminal():
             fail(_NO_TERMINAL)
+        session = start()
+        sessions = [session]
 
         def again() -> PlaySession:
             last = sessions[-1]
