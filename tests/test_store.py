@@ -368,3 +368,20 @@ def test_sync_many_stores_several_games_in_one_transaction_or_none(home: Path) -
         assert store.load(a.id).record != a.table.record()  # none stored
         store.sync_many([(a.id, a.table.record()), (b.id, b.table.record())])
         assert store.load(a.id).record == a.table.record() and store.load(b.id).record == b.table.record()
+
+
+def test_a_game_can_be_abandoned_and_is_counted_so(home: Path) -> None:
+    given_up, won = new_session(home, seed=1), new_session(home, seed=2)
+    play_some(given_up, 3)
+    play_some(won, 0, finish=True)
+    with GameStore.open() as store:
+        store.finish(given_up.id, "abandoned")
+        assert store.load(given_up.id).state == "abandoned" and store.latest_playing() is None
+        assert store.stats().by_level["easy"].abandoned == 1
+        with pytest.raises(StoreError, match="is over: it cannot be marked abandoned"):
+            store.finish(won.id, "abandoned")
+        with pytest.raises(StoreError, match="is not over: it cannot be marked finished"):
+            store.finish(given_up.id, "finished")
+    play_some(given_up, 1)  # playing on makes it a game being played again
+    with GameStore.open() as store:
+        assert store.load(given_up.id).state == "playing"

@@ -16,8 +16,7 @@ is reported as :class:`GameDamaged`, naming the game. Old JSON saves (``<data di
 
 Public API: :meth:`GameStore.open`, :meth:`~GameStore.create`, :meth:`~GameStore.sync` (append what a
 record has beyond the stored game, in one transaction; :meth:`~GameStore.sync_many` for several games),
-:meth:`~GameStore.start_deal`,
-:meth:`~GameStore.append_action`, :meth:`~GameStore.finish`, :meth:`~GameStore.load`,
+:meth:`~GameStore.finish` (abandon a game), :meth:`~GameStore.load`,
 :meth:`~GameStore.games`, :meth:`~GameStore.latest_playing`, :meth:`~GameStore.resolve` (an id or a
 unique prefix), :meth:`~GameStore.delete`, :meth:`~GameStore.lease` (one player process per game),
 :meth:`~GameStore.stats`, :meth:`~GameStore.settings` / :meth:`~GameStore.remember`, :meth:`~GameStore.close`.
@@ -531,33 +530,18 @@ class GameStore:
         db.execute("UPDATE games SET updated = ?, state = ?, score0 = ?, score1 = ? WHERE id = ?",
                    (_now(), state, score[0], score[1], game_id))
 
-    def start_deal(self, game_id: str, deal_index: int, dealer: int,
-                   deck: Sequence[Card | int | str]) -> None:
-        """Store a new deal (``deal_index`` from 0) with its dealer and deck order (top card first)."""
-        cards = [Card.parse(c) if isinstance(c, str) else Card.from_index(int(c)) for c in deck]
-        text = " ".join(str(c) for c in cards)
-        with self._writing(f"game {game_id}") as db:
-            self._check_lease(db, game_id)
-            db.execute("INSERT INTO deals VALUES (?, ?, ?, ?)", (game_id, deal_index, dealer, text))
-            db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
-
-    def append_action(self, game_id: str, deal_index: int, action: str) -> None:
-        """Append one action to a stored deal (committed before this returns)."""
-        with self._writing(f"game {game_id}") as db:
-            self._check_lease(db, game_id)
-            seq = db.execute("SELECT COUNT(*) FROM actions WHERE game_id = ? AND deal_index = ?",
-                             (game_id, deal_index)).fetchone()[0]
-            db.execute("INSERT INTO actions VALUES (?, ?, ?, ?)", (game_id, deal_index, seq, str(action)))
-            db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
-
-    def finish(self, game_id: str, state: State = "finished") -> None:
-        """Set a game's state (``finished`` or ``abandoned``) and bring its score up to date."""
+    def finish(self, game_id: str, state: State = "abandoned") -> None:
+        """Mark a game ``abandoned`` (given up while unfinished; playing on makes it ``playing`` again) or
+        ``playing``; ``finished`` is set by :meth:`sync` when somebody wins, and only then allowed here."""
         if state not in STATES:
-            raise StoreError(f"unknown game state {state!r}")
+            raise StoreError(f"unknown game state {str(state)[:80]!r}")
         game = self.load(game_id)
+        if (state == "finished") != game.finished:  # (load checks: finished exactly when it is over)
+            over = "is over" if game.finished else "is not over"
+            raise StoreError(f"game {game_id} {over}: it cannot be marked {state}")
         with self._writing(f"game {game_id}") as db:
-            db.execute("UPDATE games SET updated = ?, state = ?, score0 = ?, score1 = ? WHERE id = ?",
-                       (_now(), state, game.score[0], game.score[1], game_id))
+            self._check_lease(db, game_id)
+            db.execute("UPDATE games SET updated = ?, state = ? WHERE id = ?", (_now(), state, game_id))
 
     def delete(self, game_id: str) -> None:
         """Delete a game (its deals, actions and lease too); :class:`GameNotFound` if there is none."""
