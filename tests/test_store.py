@@ -354,6 +354,8 @@ def test_a_damaged_or_dangerous_old_save_is_reported_and_not_imported(
         assert any("games/broken.json is damaged" in n for n in store.notes)
     with GameStore.open() as store:  # reported once at import, and listed every time after
         assert store.notes == [] and len(store.import_problems()) == 2
+        (home / "games" / "broken.json").unlink()  # until the file is gone
+        assert len(store.import_problems()) == 1
     assert not (tmp_path / "X").exists()
 
 

@@ -704,14 +704,15 @@ class GameStore:
     # ------------------------------------------------------------------ old JSON saves
 
     def import_problems(self) -> list[str]:
-        """One line for every old JSON save that could not be imported (the files are kept)."""
+        """One line for every old JSON save that could not be imported and is still there."""
         try:
             with self._reading() as db:
                 rows = db.execute("SELECT file, problem FROM legacy_imports WHERE problem IS NOT NULL "
                                   "ORDER BY file").fetchall()
         except StoreError as err:
             return [f"the list of imported old saves cannot be read: {err}"]
-        return [_legacy_note(file, problem) for file, problem in rows]
+        folder = self.path.parent / "games"
+        return [_legacy_note(file, problem) for file, problem in rows if (folder / file).exists()]
 
     def _import_legacy(self, folder: Path) -> None:
         """Import each ``games/*.json`` not imported before (once per file; the files stay)."""
