@@ -140,3 +140,13 @@ def test_a_corrupted_database_file_never_gives_a_traceback(home: Path, seed: int
             assert set(listed) == set(ids), result.output
             for game_id, state in listed.items():
                 assert state != "damaged" or f"game {game_id} is damaged" in result.stderr
+
+
+def test_an_old_save_that_cannot_be_imported_is_named_by_games(home: Path) -> None:
+    (home / "games").mkdir(parents=True)
+    (home / "games" / "20240101-000000-abcdef.json").write_text('{"format": "bummerl-game/1", "id": 3}')
+    for _ in range(2):  # when it is found, and every time after while the file is there
+        result = runner.invoke(app, ["games"])
+        assert result.exit_code == 0
+        assert result.stderr.startswith("warning: the old save games/20240101-000000-abcdef.json is damaged")
+        assert "(the file is kept)" in result.stderr
