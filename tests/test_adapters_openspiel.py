@@ -11,7 +11,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is in the rl extra: p
 
 import numpy as np  # noqa: E402
 
-from bummerl import Rules, View  # noqa: E402
+from bummerl import Rules, RulesError, View  # noqa: E402
 from bummerl.adapters.encoding import HISTORY_SIZE, OBSERVATION_SIZE, action_index, encode  # noqa: E402
 from bummerl.adapters.openspiel import GAME_NAME, SchnapsenState, play_deal  # noqa: E402
 from bummerl.bots import make_bot  # noqa: E402
@@ -35,6 +35,8 @@ def test_the_default_preset_is_standard_and_the_game_type_is_imperfect_informati
     assert game.num_distinct_actions() == 32 and game.max_chance_outcomes() == 24
     assert game.observation_tensor_size() == OBSERVATION_SIZE
     assert game.information_state_tensor_size() == OBSERVATION_SIZE + HISTORY_SIZE
+    with pytest.raises(RulesError, match="unknown rules preset 'nope'"):
+        pyspiel.load_game(f"{GAME_NAME}(rules=nope)")
 
 
 def dealt(preset: str, seed: int, steps: int) -> SchnapsenState:
