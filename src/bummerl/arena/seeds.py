@@ -29,9 +29,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import math
 import secrets
+from collections.abc import MutableSequence
 from random import Random
-from typing import NoReturn
+from typing import Any, NoReturn
 
 __all__ = [
     "ROOT_BITS", "StreamRandom", "bot_seeds", "bummerl_random", "deck_random", "fresh_root", "root_key",
@@ -97,9 +99,32 @@ class StreamRandom(Random):
         self._nbits -= k
         return out
 
+    def _below(self, n: int) -> int:
+        """A uniform number in ``[0, n)``: as many bits as ``n`` has, drawn again until below ``n``."""
+        k = n.bit_length()
+        r = self.getrandbits(k)
+        while r >= n:
+            r = self.getrandbits(k)
+        return r
+
     def random(self) -> float:
         """A float in [0, 1) with 53 bits from the stream."""
         return self.getrandbits(53) / (1 << 53)
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        """Shuffle in place, uniformly: one number below ``len(x)!`` from the stream, read digit by digit
+        in the mixed radix of Fisher-Yates (each digit is uniform and independent of the others).
+
+        >>> deck = list(range(24))
+        >>> StreamRandom(bytes(32)).shuffle(deck)
+        >>> sorted(deck) == list(range(24)), deck != list(range(24))
+        (True, True)
+        """
+        n = len(x)
+        r = self._below(math.factorial(n)) if n > 1 else 0
+        for i in range(n - 1, 0, -1):
+            r, j = divmod(r, i + 1)
+            x[i], x[j] = x[j], x[i]
 
     def _unsupported(self, *args: object, **kwargs: object) -> NoReturn:
         raise NotImplementedError("a StreamRandom is fixed by its key: make another from the same key")
