@@ -312,6 +312,11 @@ function drawActions() {
   if (myTurn()) box.append(actionButton("analyse", "What is each move worth?", "?", "quiet"));
 }
 
+/** Game points a seat still needs (a deal may take it below 0: that is 0 left). */
+function left(s) {
+  return Math.max(0, view.score[s]);
+}
+
 function drawScore() {
   const me = seat, opp = 1 - seat;
   const target = view.target;
@@ -320,7 +325,7 @@ function drawScore() {
     const pips = Array.from({ length: target }, (_, i) => h("span", { class: i < need ? "pip on" : "pip" }));
     return h("div", { class: `count-row ${s === me ? "me" : "opp"}` },
       h("span", { class: "who", text: s === me ? "You" : name(s) }), h("span", { class: "pips" }, ...pips),
-      h("b", { text: String(view.score[s]) }));
+      h("b", { text: String(need) }));
   }));
   $("sheet-me").textContent = "You";
   $("sheet-opp").textContent = name(opp);
@@ -330,8 +335,8 @@ function drawScore() {
     h("td", { text: row.winner === me ? `−${row.game_points}` : "" }),
     h("td", { text: row.winner === opp ? `−${row.game_points}` : "" }),
     h("td", { class: "why", text: REASONS_SHORT[row.reason] || row.reason }))),
-    h("tr", { class: "total" }, h("td", { text: "left" }), h("td", { text: String(view.score[me]) }),
-      h("td", { text: String(view.score[opp]) }), h("td", {})));
+    h("tr", { class: "total" }, h("td", { text: "left" }), h("td", { text: String(left(me)) }),
+      h("td", { text: String(left(opp)) }), h("td", {})));
 }
 
 const REASONS_SHORT = { claim: "66", false_claim: "wrong 66", closer_failed: "closer failed", last_trick: "last trick",
@@ -491,7 +496,7 @@ function dealSummaryBody() {
     h("p", { class: "why", text: `Why: ${REASONS[result.reason] || result.reason}.` }),
     h("table", { class: "summary" }, h("thead", {}, h("tr", {}, h("th", {}), h("th", { text: "tricks" }),
       h("th", { text: "points" }), h("th", { text: "cards taken" }))), h("tbody", {}, ...rows)),
-    h("p", { text: `Bummerl, still needed: you ${view.score[me]} · ${name(opp)} ${view.score[opp]}` }),
+    h("p", { text: `Bummerl, still needed: you ${left(me)} · ${name(opp)} ${left(opp)}` }),
   ];
   return body;
 }
@@ -513,7 +518,7 @@ function showGameOver() {
   const won = view.winner === seat;
   const body = [
     h("p", { class: won ? "big win" : "big loss", text: won ? "You won the Bummerl!" : `${name(1 - seat)} won the Bummerl.` }),
-    h("p", { text: `Still needed at the end: you ${view.score[seat]} · ${name(1 - seat)} ${view.score[1 - seat]} (${view.sheet.length} deals)` }),
+    h("p", { text: `Still needed at the end: you ${left(seat)} · ${name(1 - seat)} ${left(1 - seat)} (${view.sheet.length} deals)` }),
     h("div", { id: "review" }),
   ];
   openModal("over", "Game over", body, [

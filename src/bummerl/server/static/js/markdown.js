@@ -46,6 +46,7 @@ export function renderMarkdown(text) {
     if (heading) {
       const node = document.createElement(`h${heading[1].length}`);
       node.append(...inline(heading[2]));
+      node.id = node.textContent.toLowerCase().trim().replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "");
       out.push(node);
       i++;
     } else if (line.startsWith("```")) {
