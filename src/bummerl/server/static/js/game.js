@@ -169,7 +169,7 @@ function legal() {
 
 function show(frame) {
   const fresh = !view || frame.replay;
-  view = frame.view;
+  view = frame.view;  // before the log: it reads the rules
   seat = view.seat;
   if (fresh) $("log").replaceChildren();
   for (const e of frame.events) logEvent(e);
@@ -350,8 +350,14 @@ const REASONS = {
 
 function logEvent(e) {
   const who = e.seat === null ? "neutral" : e.seat === seat ? "me" : "opp";
+  const log = $("log");
+  if (view && !view.open_tricks && (e.kind === "play" || e.kind === "deal")) {
+    // Without open_tricks you may not look back: a trick's cards leave the log once the next one begins.
+    log.querySelectorAll("li.ev-play.done").forEach((li) => li.remove());
+  }
+  if (e.kind === "trick") log.querySelectorAll("li.ev-play").forEach((li) => li.classList.add("done"));
   const item = h("li", { class: `ev ev-${e.kind} by-${who}`, text: e.text });
-  $("log").appendChild(item);
+  log.appendChild(item);
   item.scrollIntoView({ block: "nearest" });
 }
 
