@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import webbrowser
 from typing import Annotated
@@ -35,11 +36,19 @@ def serve(
 
     from bummerl.server import create_app
     from bummerl.server.thinker import DEFAULT_WORKERS
+    from bummerl.store import GameStore, StoreError
 
     if not 0 < port < 65536:
         fail(f"--port must be from 1 to 65535, not {port}")
     if workers is not None and workers < 1:
         fail("--workers must be at least 1")
+    try:  # refuse in one line what would fail at start-up: a busy port, a store that cannot be opened
+        _check_port(host, port)
+        GameStore.open().close()
+    except OSError as err:
+        fail(f"cannot serve on {host}:{port}: {err.strerror or err}")
+    except StoreError as err:
+        fail(str(err))
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     config = uvicorn.Config(create_app(workers=workers or DEFAULT_WORKERS), host=host, port=port,
                             log_level="warning", access_log=False, ws_max_size=WS_MAX_SIZE,
@@ -53,9 +62,14 @@ def serve(
             if server.started:
                 webbrowser.open(url)
         threading.Thread(target=open_when_up, daemon=True).start()
-    try:
-        server.run()
-    except OSError as err:
-        fail(f"cannot serve on {host}:{port}: {err.strerror or err}")
+    server.run()
     if not server.started:
-        fail(f"cannot serve on {host}:{port} (is the port in use?)")
+        fail(f"cannot serve on {host}:{port}")
+
+
+def _check_port(host: str, port: int) -> None:
+    """Raise OSError when nothing could listen on (host, port) now (e.g. the port is in use)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))
