@@ -4,6 +4,8 @@ reported by name, nothing from storage executed, leases, stats per level and per
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 from pathlib import Path
 
@@ -263,9 +265,9 @@ def test_a_lease_keeps_a_second_owner_out_until_it_is_released(home: Path) -> No
 def test_a_lease_of_an_ended_process_is_taken_over(home: Path) -> None:
     s = new_session(home)
     raw(home).execute("INSERT INTO leases VALUES (?, 'terminal', 999999999, ?, '', '')",
-                      (s.id, __import__("socket").gethostname()))
+                      (s.id, socket.gethostname()))
     with GameStore.open() as store, store.lease(s.id, "terminal"):
-        assert store.holder(s.id) == __import__("os").getpid()
+        assert store.holder(s.id) == os.getpid()
 
 
 # ------------------------------------------------------------------------------------ stats and settings
@@ -387,3 +389,21 @@ def test_a_game_can_be_abandoned_and_is_counted_so(home: Path) -> None:
     play_some(given_up, 1)  # playing on makes it a game being played again
     with GameStore.open() as store:
         assert store.load(given_up.id).state == "playing"
+
+
+def test_a_lease_from_another_host_holds_for_a_while_then_is_taken_over(home: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from bummerl.store import FOREIGN_LEASE_HOURS
+
+    s = new_session(home)
+    fresh = datetime.now(UTC) - timedelta(hours=FOREIGN_LEASE_HOURS - 1)
+    raw(home).execute("INSERT INTO leases VALUES (?, 'web', 1, 'another-host', '', ?)",
+                      (s.id, fresh.isoformat()))
+    with GameStore.open() as store:
+        with pytest.raises(GameBusy):
+            store.lease(s.id, "terminal").__enter__()
+        stale = fresh - timedelta(hours=2)
+        raw(home).execute("UPDATE leases SET since = ?", (stale.isoformat(),))
+        with store.lease(s.id, "terminal"):
+            assert store.holder(s.id) == os.getpid()

@@ -64,6 +64,7 @@ __all__ = [
     "CARD_STYLES",
     "COMPUTER_LEVELS",
     "DB_NAME",
+    "FOREIGN_LEASE_HOURS",
     "KINDS",
     "MIGRATIONS",
     "STATES",
@@ -93,6 +94,8 @@ State = Literal["playing", "finished", "abandoned"]
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _LEGACY_MAX_BYTES = 4_000_000
+#: Hours a lease taken on another host counts as held (its process cannot be checked from here).
+FOREIGN_LEASE_HOURS = 12
 _BUSY_MS = 15_000
 
 #: Schema steps, numbered from 1 (``PRAGMA user_version`` is the number of steps applied). Append-only.
@@ -306,10 +309,16 @@ def _process_start(pid: int) -> str:
     return fields[19] if len(fields) > 19 else ""
 
 
-def _alive(pid: int, host: str, started: str) -> bool:
-    """Whether the process that took a lease still runs (a lease from another host counts as live)."""
+def _alive(pid: int, host: str, started: str, since: str) -> bool:
+    """Whether the process that took a lease still runs. A lease taken on another host (a database shared
+    between machines, a container with a new name) cannot be checked: it counts as live for
+    :data:`FOREIGN_LEASE_HOURS` after it was taken."""
     if host != socket.gethostname():
-        return True
+        try:
+            taken = datetime.fromisoformat(since)
+        except ValueError:
+            return False
+        return (datetime.now(UTC) - taken).total_seconds() < FOREIGN_LEASE_HOURS * 3600
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -653,9 +662,9 @@ class GameStore:
         with self._writing(f"the lease of game {game_id}") as db:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise GameNotFound(f"no saved game {game_id!r}")
-            row = db.execute("SELECT owner, pid, host, started FROM leases WHERE game_id = ?",
+            row = db.execute("SELECT owner, pid, host, started, since FROM leases WHERE game_id = ?",
                              (game_id,)).fetchone()
-            if row is not None and tuple(row[:3]) != me and _alive(row[1], row[2], row[3]):
+            if row is not None and tuple(row[:3]) != me and _alive(*row[1:]):
                 raise GameBusy("this game is open in another window")
             db.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?, ?)",
                        (game_id, owner, me[1], me[2], _process_start(me[1]), _now()))
@@ -669,19 +678,20 @@ class GameStore:
 
     def _check_lease(self, db: sqlite3.Connection, game_id: str) -> None:
         """Refuse a write to a game another live process holds."""
-        row = db.execute("SELECT owner, pid, host, started FROM leases WHERE game_id = ?",
+        row = db.execute("SELECT owner, pid, host, started, since FROM leases WHERE game_id = ?",
                          (game_id,)).fetchone()
         if row is None:
             return
-        if (row[1] == os.getpid() and row[2] == socket.gethostname()) or not _alive(row[1], row[2], row[3]):
+        if (row[1] == os.getpid() and row[2] == socket.gethostname()) or not _alive(*row[1:]):
             return  # this process holds it (for one of its owners), or the holder has ended
         raise GameBusy("this game is open in another window")
 
     def holder(self, game_id: str) -> int | None:
         """The pid of the live process holding the game, if any."""
         with self._reading() as db:
-            row = db.execute("SELECT pid, host, started FROM leases WHERE game_id = ?", (game_id,)).fetchone()
-        return row[0] if row is not None and _alive(row[0], row[1], row[2]) else None
+            row = db.execute("SELECT pid, host, started, since FROM leases WHERE game_id = ?",
+                             (game_id,)).fetchone()
+        return row[0] if row is not None and _alive(*row) else None
 
     # ------------------------------------------------------------------ settings
 
