@@ -290,3 +290,23 @@ def test_a_game_started_in_the_terminal_continues_in_the_browser_and_not_in_both
     moves = [e for e in seat.log if e["kind"] in ("play", "exchange", "close", "marry")]
     assert moves[0]["seat"] == 0 and moves[1]["seat"] == 1 and view["waiting_for"] == 0
     assert str(first).split()[-1] in (moves[0]["data"].get("card", ""), str(first))
+
+
+def test_serve_refuses_a_bad_or_busy_port(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    from typer.testing import CliRunner
+
+    from bummerl.cli import app
+
+    monkeypatch.setenv("BUMMERL_HOME", str(tmp_path))
+    runner = CliRunner()
+    result = runner.invoke(app, ["serve", "--port", "0"])
+    assert result.exit_code == 2 and "--port must be from 1 to 65535" in result.output
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 2 and f"cannot serve on 127.0.0.1:{port}" in result.output
+    assert "Traceback" not in result.output
