@@ -44,7 +44,7 @@ class Terminal:
     def screen(self, name: str) -> str:
         return self.tmux("capture-pane", "-t", name, "-p")
 
-    def wait_for(self, name: str, *texts: str, timeout: float = 30.0) -> str:
+    def wait_for(self, name: str, *texts: str, timeout: float = 90.0) -> str:
         """The screen once every text is on it (the program may redraw a few times first)."""
         deadline = time.monotonic() + timeout
         screen = ""
@@ -143,7 +143,7 @@ def test_german_sixty_six_at_80x24_key_0_the_trump_line_the_log_and_the_score_sh
     assert "Sau" in table and "Herz" in table and "Laub" in table
     assert "Deal 1: Computer deals. Trump is Eichel (Eichel Sau face up)." in log_words(screen)
     terminal.keys("small", "0")  # the sixth card: Herz Sau
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90
     while "You play Herz Sau" not in log_words(terminal.screen("small")):
         assert time.monotonic() < deadline, terminal.screen("small")
         time.sleep(0.2)
@@ -165,7 +165,7 @@ def test_sharp_rules_at_80x24_the_log_forgets_a_trick_and_a_close_asks_first(ter
     terminal.keys("sharp", "n")
     terminal.wait_for("sharp", "No close: your move")
     terminal.keys("sharp", "4")  # 10♠ begins the next trick: the cards of the first are gone from the log
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90
     while "You play 10♠" not in log_words(screen := terminal.screen("sharp")):
         assert time.monotonic() < deadline, screen
         time.sleep(0.2)

@@ -361,7 +361,7 @@ class SlowSolver:
         import time
 
         self.calls += 1
-        time.sleep(0.1)
+        time.sleep(0.2)
         return _claims_win(deal)
 
 
@@ -379,14 +379,16 @@ def test_leaving_the_end_screen_stops_its_review(tmp_path: Path, key: str) -> No
 
     async def body(pilot: Pilot[None]) -> None:
         await _play_to_the_end(pilot, app)
-        while solver.calls < 2:  # the review has begun
+        for _ in range(3000):
+            if solver.calls >= 2:  # the review has begun
+                break
             await pilot.pause(0.01)
         await pilot.press(key)
         await pilot.pause()
 
     run(app, body)
     stopped_at = solver.calls
-    time.sleep(1.0)  # a review still running would make about ten more calls meanwhile
+    time.sleep(1.0)  # a review still running would make about five more calls meanwhile
     assert solver.calls <= stopped_at + 3  # it stops after the decision it was working on (3 worlds)
     assert solver.calls < 3 * len(list(first.table.decisions(0)))  # the review never finished
 
