@@ -290,6 +290,8 @@ def test_the_score_sheet_lists_each_deal_with_its_winner_points_and_reason(tmp_p
         assert isinstance(app.screen, DealSummaryScreen)
         row = re.compile(r"1\s+Computer\s+You\s+3\s+a correct claim of 66\s+4 : 7")
         assert "Score sheet" in screen and row.search(screen)
+        # Both hands, as the finished deal's view reveals them (and no view showed them before).
+        assert "Still in hand: Q♣ K♣ 10♣ Q♦ (Computer)  J♦ Q♥ A♥ 10♠ (You)" in screen
         await press(pilot, app, "enter", "s")
         screen = screen_text(app)
         assert isinstance(app.screen, ScoreSheetScreen) and row.search(screen)
