@@ -106,6 +106,11 @@ def test_expert_against_pimc_plays_as_pinned(preset: str) -> None:
     assert deals_hash(preset, ("expert", "pimc"), EXPERT_DEALS) == EXPERT_VS_PIMC[preset]
 
 
+@pytest.mark.parametrize("preset", ["standard", "sixty-six"])
+def test_the_frozen_expert_v1_plays_as_the_pinned_expert(preset: str) -> None:
+    assert deals_hash(preset, ("expert-v1", "pimc"), EXPERT_DEALS) == EXPERT_VS_PIMC[preset]
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_levels_play_whole_bummerls_as_pinned(preset: str) -> None:
     assert bummerls_hash(preset, BUMMERLS) == EASY_VS_MEDIUM[preset]

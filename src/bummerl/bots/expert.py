@@ -64,7 +64,7 @@ from bummerl.engine import Deal
 from bummerl.match_equity import outcome_values
 from bummerl.view import View
 
-__all__ = ["ExpertBot", "make_expert"]
+__all__ = ["ExpertBot", "make_expert", "make_expert_v1"]
 
 #: Worlds per decision (and in the first tricks).
 SAMPLES = 400
@@ -241,3 +241,17 @@ def make_expert(seed: int | None = None) -> ExpertBot:
     'expert'
     """
     return ExpertBot(seed)
+
+
+def make_expert_v1(seed: int | None = None) -> ExpertBot:
+    """The registry's factory for ``expert-v1``: today's expert frozen as the baseline for stronger ones.
+
+    Every setting is spelled out here, so changing a default above leaves ``expert-v1`` as it was; its play
+    on seeded deals is pinned in ``tests/test_pinned_games.py`` (it equals the expert's of ``c509c1a``).
+
+    >>> make_expert_v1(1).name
+    'expert-v1'
+    """
+    return ExpertBot(seed, samples=400, early_samples=120, bummerl=True, infer=True,
+                     fusion=frozenset({"exchange"}), close_bias=0.17, pv_worlds=0, pv_max_talon=4,
+                     read_leads=False, lookahead=200, look_from=18, name="expert-v1")

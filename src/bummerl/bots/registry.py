@@ -149,6 +149,8 @@ register("pimc", "bummerl.bots.pimc:make_pimc",
          "Perfect Information Monte Carlo: solves sampled worlds open-card")
 register("expert", "bummerl.bots.expert:make_expert",
          "PIMC looking one decision ahead, reads the opponent's play, plays for the Bummerl (strongest)")
+register("expert-v1", "bummerl.bots.expert:make_expert_v1",
+         "the expert as of bummerl 0.1 (PIMC, one-step lookahead), frozen as a baseline", public=False)
 register("easy", "bummerl.bots.levels:make_easy",
          "level easy: the heuristic with a random card a quarter of the time")
 register("medium", "bummerl.bots.levels:make_medium", "level medium: the heuristic bot")
