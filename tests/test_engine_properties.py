@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bummerl import Deal, IllegalActionError, Rules, View
 from bummerl.actions import ACTIONS
 from bummerl.cards import card_points, mask_of
-from helpers.dealkit import PRESET_NAMES, full_mask, snapshot
+from helpers.dealkit import PRESET_NAMES, full_mask, played_on, snapshot
 
 VARIANTS: list[Rules] = [Rules.preset(n) for n in PRESET_NAMES] + [
     Rules.preset("standard").replace(false_claim="mirror", closing_scoring="tournament"),
@@ -206,14 +206,10 @@ def rebuild(deal: Deal) -> Deal:
 def test_from_setup_rebuilds_any_reachable_position_and_plays_on_alike(
     rules: Rules, seed: int, cut: int
 ) -> None:
-    deal = Deal.random(rules, seed)
-    rng = Random(seed)
-    for _ in range(cut):
-        if deal.outcome is not None:
-            return
-        deal.apply(rng.choice(deal.legal_actions()))
-    if deal.outcome is not None:
+    played = played_on(rules, seed, cut)
+    if played is None:
         return
+    deal, rng = played
     twin = rebuild(deal)
     assert twin.legal_actions() == deal.legal_actions()
     for seat in (0, 1):

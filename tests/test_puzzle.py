@@ -13,6 +13,7 @@ from bummerl import Deal, Rules, View
 from bummerl.cards import Card, mask_of, parse_cards
 from bummerl.puzzle import Puzzle, PuzzleError, split_points
 from bummerl.rules import PRESETS
+from bummerl.setup import Setup
 
 PUZZLES = Path(__file__).parent / "puzzles"
 
@@ -207,3 +208,10 @@ def test_a_world_must_place_exactly_the_unseen_cards() -> None:
         p.world(cards("TH QC JC TD AS"), parse_cards("JD"))
     world = p.world(cards("TH QC JC TD QD"), parse_cards("JD"), seat=1)
     assert world.to_move == 1 and world.hands[1] == p.hand and world.points == (27, 28)
+
+
+def test_the_puzzle_of_a_full_position_knows_a_marriage_the_opponent_just_declared() -> None:
+    setup = Setup.parse("standard CKQ.DA/CAT.DT - H 0 40/31 4/3 married=C")
+    p = Puzzle.from_setup(setup, 1)
+    assert (p.to_move, p.married, p.opponent_has) == (1, setup.married, cards("KC QC"))
+    assert p.world(setup.hands[0], seat=1).setup() == setup

@@ -110,89 +110,44 @@ def _format_rules(rules: Rules) -> str:
     return f"{rules.base}:{','.join(words)}"
 
 
-def _line(
-    rules: Rules,
-    hands: str,
-    talon: str,
-    trump: Suit,
-    trump_card: Card | None,
-    to_move: int,
-    lead: Card | None,
-    points: tuple[int, int],
-    pending: tuple[int, int],
-    tricks: tuple[int, int],
-    closed_by: int | None,
-    at_close: tuple[int, int] | None,
-    married: Suit | None,
-    claim_ok: bool | None,
-) -> str:
-    turn = str(to_move) if lead is None else f"{to_move}:{lead}"
-    pts = "/".join(f"{p}+{q}" if q else str(p) for p, q in zip(points, pending, strict=True))
+def _line(line: PositionLine | PuzzleLine, hands: str, talon: str) -> str:
+    """The seven fields and the extras; ``hands`` and ``talon`` are the two fields the kinds write apart."""
+    turn = str(line.to_move) if line.lead is None else f"{line.to_move}:{line.lead}"
+    pts = "/".join(f"{p}+{q}" if q else str(p) for p, q in zip(line.points, line.pending, strict=True))
     fields = [
-        _format_rules(rules),
+        _format_rules(line.rules),
         hands,
         talon,
-        str(trump_card) if trump_card is not None else trump.letter,
+        str(line.trump_card) if line.trump_card is not None else line.trump.letter,
         turn,
         pts,
-        f"{tricks[0]}/{tricks[1]}",
+        f"{line.tricks[0]}/{line.tricks[1]}",
     ]
-    if closed_by is not None and at_close is not None:
-        fields.append(f"closed={closed_by}@{at_close[0]}/{at_close[1]}")
-    if married is not None:
-        fields.append(f"married={married.letter}")
-    if claim_ok is not None:
-        fields.append(f"claim={'yes' if claim_ok else 'no'}")
+    if line.closed_by is not None and line.at_close is not None:
+        fields.append(f"closed={line.closed_by}@{line.at_close[0]}/{line.at_close[1]}")
+    if line.married is not None:
+        fields.append(f"married={line.married.letter}")
+    if line.claim_ok is not None:
+        fields.append(f"claim={'yes' if line.claim_ok else 'no'}")
     return " ".join(fields)
 
 
-def write_position_line(
-    rules: Rules,
-    hands: tuple[int, int],
-    talon: tuple[Card, ...],
-    trump: Suit,
-    trump_card: Card | None,
-    to_move: int,
-    lead: Card | None,
-    points: tuple[int, int],
-    pending: tuple[int, int],
-    tricks: tuple[int, int],
-    closed_by: int | None,
-    at_close: tuple[int, int] | None,
-    married: Suit | None,
-    claim_ok: bool | None,
-) -> str:
-    """The line of a full position (both hands, the talon cards top first)."""
-    return _line(
-        rules, f"{format_hand(hands[0])}/{format_hand(hands[1])}", ",".join(str(c) for c in talon) or "-",
-        trump, trump_card, to_move, lead, points, pending, tricks, closed_by, at_close, married, claim_ok,
-    )
+def write_position_line(line: PositionLine) -> str:
+    """The line of a full position (both hands, the talon cards top first).
+
+    >>> text = "tompa CTK.DAK.HQ/CQJ.DTQ.HT JD QS 0 28/27 2/2"
+    >>> write_position_line(read_position_line(text)) == text
+    True
+    """
+    hands = f"{format_hand(line.hands[0])}/{format_hand(line.hands[1])}"
+    return _line(line, hands, ",".join(str(c) for c in line.talon) or "-")
 
 
-def write_puzzle_line(
-    rules: Rules,
-    hand: int,
-    known: int,
-    unseen: int,
-    facedown: int,
-    trump: Suit,
-    trump_card: Card | None,
-    to_move: int,
-    lead: Card | None,
-    points: tuple[int, int],
-    pending: tuple[int, int],
-    tricks: tuple[int, int],
-    closed_by: int | None,
-    at_close: tuple[int, int] | None,
-    married: Suit | None,
-    claim_ok: bool | None,
-) -> str:
+def write_puzzle_line(line: PuzzleLine) -> str:
     """The line of a puzzle: ``MINE/KNOWN?UNSEEN`` and the number of face-down talon cards."""
-    hands = f"{format_hand(hand)}/{format_hand(known) if known else ''}?{format_hand(unseen)}"
-    return _line(
-        rules, hands, str(facedown), trump, trump_card, to_move, lead, points, pending, tricks, closed_by,
-        at_close, married, claim_ok,
-    )
+    known = format_hand(line.known) if line.known else ""
+    hands = f"{format_hand(line.hand)}/{known}?{format_hand(line.unseen)}"
+    return _line(line, hands, str(line.facedown))
 
 
 # --------------------------------------------------------------------- reading

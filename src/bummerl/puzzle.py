@@ -35,7 +35,7 @@ from typing import Any
 from bummerl.cards import CARDS, SUITS, Card, CardParseError, Suit, cards_in, parse_cards
 from bummerl.engine import Deal
 from bummerl.errors import quote
-from bummerl.grammar import NotationError, bad_position, read_puzzle_line, write_puzzle_line
+from bummerl.grammar import NotationError, PuzzleLine, bad_position, read_puzzle_line, write_puzzle_line
 from bummerl.rules import Rules, RulesError
 from bummerl.setup import PositionError, Setup, TalonState, Trick, check_cards, split_points
 from bummerl.view import View
@@ -402,7 +402,8 @@ class Puzzle:
     @staticmethod
     def from_setup(setup: Setup, seat: int) -> Puzzle:
         """What ``seat`` sees of a full position, as a puzzle ("me" is ``seat``): the other hand and the
-        talon become unseen cards (a setup keeps no history, so no card is known to be theirs).
+        talon become unseen cards (a setup keeps no history, so the only cards known to be theirs are those of
+        a marriage they have just declared).
 
         >>> str(Puzzle.from_setup(Setup.parse("tompa CTK.DAK.HQ/CQJ.DTQ.HT JD QS 0 28/27 2/2"), 0))
         'tompa CTK.DAK.HQ/?CQJ.DTQJ.HT 1 QS 0 28/27 2/2'
@@ -415,10 +416,14 @@ class Puzzle:
         talon = 0
         for c in setup.talon:
             talon |= 1 << c
+        shown = 0  # a marriage the other player has just declared shows its king and queen
+        if setup.married is not None and setup.to_move == other:
+            shown = (1 << (setup.married * 6 + _KING)) | (1 << (setup.married * 6 + _QUEEN))
         return Puzzle(
             rules=setup.rules,
             hand=setup.hands[seat],
-            unseen=setup.hands[other] | talon,
+            unseen=(setup.hands[other] | talon) & ~shown,
+            opponent_has=shown,
             trump=setup.trump,
             trump_card=setup.trump_card,
             talon=setup.talon_state,
@@ -453,11 +458,11 @@ class Puzzle:
             raise bad_position(text, err) from None
 
     def __str__(self) -> str:
-        return write_puzzle_line(
+        return write_puzzle_line(PuzzleLine(
             self.rules, self.hand, self.opponent_has, self.unseen, self.facedown, self.trump, self.trump_card,
             self.to_move, self.lead, self.points, self.pending, self.tricks, self.closed_by, self.at_close,
             self.married, self.claim_ok,
-        )
+        ))
 
     def __repr__(self) -> str:
         return f"Puzzle.parse({str(self)!r})"

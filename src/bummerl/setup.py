@@ -25,7 +25,7 @@ from typing import Any, Literal, NamedTuple, Protocol
 
 from bummerl.cards import CARDS, PACK_MASKS, POINTS, SUITS, Card, Suit, card_points, cards_in, cards_str
 from bummerl.errors import BummerlError, quote
-from bummerl.grammar import NotationError, bad_position, read_position_line, write_position_line
+from bummerl.grammar import NotationError, PositionLine, bad_position, read_position_line, write_position_line
 from bummerl.rules import Rules
 from bummerl.scoring import LAST_TRICK_POINTS, MARRIAGE_POINTS, MOST_MARRIAGE_POINTS, WIN_POINTS
 
@@ -274,11 +274,11 @@ class Setup:
             raise bad_position(text, err) from None
 
     def __str__(self) -> str:
-        return write_position_line(
+        return write_position_line(PositionLine(
             self.rules, self.hands, self.talon, self.trump, self.trump_card, self.to_move, self.lead,
             self.points, self.pending, self.tricks, self.closed_by, self.at_close, self.married,
             self.claim_ok,
-        )
+        ))
 
     def __repr__(self) -> str:
         return f"Setup.parse({str(self)!r})"

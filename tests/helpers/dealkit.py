@@ -113,6 +113,17 @@ def position(
     ))
 
 
+def played_on(rules: Rules, seed: int, cut: int) -> tuple[Deal, Random] | None:
+    """A seeded deal after ``cut`` random actions and the generator that chose them, or None if it ended."""
+    deal = Deal.random(rules, seed)
+    rng = Random(seed)
+    for _ in range(cut):
+        deal.apply(rng.choice(deal.legal_actions()))
+        if deal.outcome is not None:
+            return None
+    return deal, rng
+
+
 def full_mask(rules: Rules) -> int:
     """The pack of these rules as a bitmask."""
     return mask_of(full_pack(rules.sixty_six))
