@@ -30,6 +30,7 @@ from bummerl.notation import parse, parse_hand, parse_position, parse_puzzle
 from bummerl.puzzle import Puzzle
 from bummerl.records import DealRecord, GameRecord, load_record, read_records
 from bummerl.rules import Rules
+from bummerl.setup import Setup
 
 #: Seconds one parser call may take before it counts as a hang (generous: a loaded 2-core machine).
 PATIENCE = 10
@@ -124,6 +125,7 @@ TEXT_PARSERS: dict[str, Callable[[str], object]] = {
     "parse_puzzle": parse_puzzle,
     "parse_hand": parse_hand,
     "Puzzle.parse": Puzzle.parse,
+    "Setup.parse": Setup.parse,
 }
 VALUE_PARSERS: dict[str, Callable[[Any], object]] = {
     "load_record": lambda v: load_record(v).trace(),
@@ -177,7 +179,7 @@ def test_mutated_notation_gives_a_value_or_a_bummerl_error(
         cut = at % (len(word) + 1)
         words[i] = word[:cut] + token + word[cut + 1:]
     mutated = " ".join(words)
-    for name in ("notation.parse", "parse_position", "parse_puzzle", "Puzzle.parse"):
+    for name in ("notation.parse", "parse_position", "parse_puzzle", "Puzzle.parse", "Setup.parse"):
         value_or_bummerl_error(TEXT_PARSERS[name], mutated)
 
 
