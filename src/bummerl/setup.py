@@ -43,6 +43,10 @@ __all__ = [
 #: How messages name the players of a :class:`Setup`.
 PLAYERS: tuple[str, str] = ("player 0", "player 1")
 _QUEEN, _KING = 2, 3
+#: The most points a player can have in a deal (every card, every marriage, the last trick), per pack.
+_MOST_POINTS: tuple[int, ...] = tuple(
+    card_points(pack) + MOST_MARRIAGE_POINTS + LAST_TRICK_POINTS for pack in PACK_MASKS
+)
 
 
 class _SetsUp(Protocol):
@@ -113,10 +117,9 @@ def check_cards(rules: Rules, listed: Sequence[tuple[str, int]]) -> int:
     bummerl.setup.PositionError: 9C is not in a schnapsen pack (hand)
     """
     pack = PACK_MASKS[rules.sixty_six]
-    seen: dict[int, str] = {}
     total = 0
-    for label, mask in listed:
-        if not isinstance(mask, int) or isinstance(mask, bool) or mask < 0 or mask >> 24:
+    for i, (label, mask) in enumerate(listed):
+        if type(mask) is not int or mask < 0 or mask >> 24:  # a bool is no set of cards either
             raise PositionError(f"{label} must be a set of cards (a bitmask), not {quote(mask)}")
         outside = mask & ~pack
         if outside:
@@ -124,10 +127,11 @@ def check_cards(rules: Rules, listed: Sequence[tuple[str, int]]) -> int:
                 f"{cards_str(outside)} {'is' if outside.bit_count() == 1 else 'are'} "
                 f"not in a {rules.game} pack ({label})"
             )
-        for card in cards_in(mask & total):
-            raise PositionError(f"card {card} is listed twice ({seen[card]} and {label})")
-        for card in cards_in(mask):
-            seen[card] = label
+        twice = mask & total
+        if twice:
+            card = next(cards_in(twice))
+            first = next(earlier for earlier, m in listed[:i] if m >> card & 1)
+            raise PositionError(f"card {card} is listed twice ({first} and {label})")
         total |= mask
     return total
 
@@ -151,6 +155,8 @@ def _seat(value: object, what: str) -> int:
 
 
 def _pair(value: object, what: str) -> tuple[int, int]:
+    if type(value) is tuple and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
+        return value  # the usual case, already as stored
     if (
         not isinstance(value, tuple | list) or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
@@ -195,10 +201,13 @@ class Setup:
     marriages: tuple[tuple[int, int], ...] = field(default=(), compare=False)
     exchanged: tuple[int, Card, Card] | None = field(default=None, compare=False)
     trick_log: tuple[Trick, ...] = field(default=(), compare=False)
-    #: (card points, counted marriages) per player, worked out when the setup is checked.
+    #: (card points, counted marriages) per player, the played cards and the last-trick 10, worked out
+    #: when the setup is checked.
     _split: tuple[tuple[int, int], tuple[int, int]] = field(
         init=False, repr=False, compare=False, default=((0, 0), (0, 0))
     )
+    _played: int = field(init=False, repr=False, compare=False, default=0)
+    _bonus: tuple[int, int] = field(init=False, repr=False, compare=False, default=(0, 0))
     names: InitVar[tuple[str, str]] = PLAYERS
 
     def __post_init__(self, names: tuple[str, str]) -> None:
@@ -221,16 +230,12 @@ class Setup:
     @property
     def played(self) -> int:
         """The cards of the finished tricks: every card of the pack not placed anywhere."""
-        placed = self.hands[0] | self.hands[1]
-        for c in (*self.talon, self.trump_card, self.lead):
-            if c is not None:
-                placed |= 1 << c
-        return PACK_MASKS[self.rules.sixty_six] & ~placed
+        return self._played
 
     @property
     def bonus(self) -> tuple[int, int]:
         """Sixty-Six's 10 for the last trick inside :attr:`points` (see :func:`last_trick_bonus`)."""
-        return last_trick_bonus(self.rules, self.hands, self.lead, self.closed_by is not None, self.leader)
+        return self._bonus
 
     @property
     def card_points(self) -> tuple[int, int]:
@@ -293,54 +298,83 @@ def _usual_claim(s: Setup) -> bool:
 
 
 def _check(s: Setup, names: tuple[str, str]) -> None:
-    """Normalise the fields of a new :class:`Setup` and refuse one that cannot happen (the only checker)."""
+    """Normalise the fields of a new :class:`Setup` and refuse one that cannot happen (the only checker).
+
+    It runs for every world a bot or an analysis builds, so the usual case is kept short: values already
+    of the stored kind are not copied, and a message is only worded once a check fails.
+    """
     put = object.__setattr__
     rules = s.rules
-    if not isinstance(rules, Rules):
+    if type(rules) is not Rules:
         raise PositionError(f"rules must be a Rules value, not {quote(rules)}")
+    sixty_six = rules.sixty_six
+    hand_size = 6 if sixty_six else 5
     # -- the shape: values of the right kinds, stored as cards, suits and tuples
-    put(s, "hands", _pair(s.hands, "hands"))
-    talon = tuple(_card(c, "a talon card") for c in s.talon)
-    put(s, "talon", talon)
-    put(s, "trump", _suit(s.trump, "trump"))
-    if s.trump_card is not None:
-        put(s, "trump_card", _card(s.trump_card, "trump_card"))
-    if s.lead is not None:
-        put(s, "lead", _card(s.lead, "lead"))
-    if s.married is not None:
-        put(s, "married", _suit(s.married, "married"))
-    to_move = _seat(s.to_move, "to_move")
-    if s.closed_by is not None:
-        _seat(s.closed_by, "closed_by")
+    hands = _pair(s.hands, "hands")
+    if hands is not s.hands:
+        put(s, "hands", hands)
+    talon = s.talon
+    if type(talon) is not tuple or not all(type(c) is Card for c in talon):
+        talon = tuple(_card(c, "a talon card") for c in talon)
+        put(s, "talon", talon)
+    trump = s.trump
+    if type(trump) is not Suit:
+        trump = _suit(trump, "trump")
+        put(s, "trump", trump)
+    trump_card, lead, married = s.trump_card, s.lead, s.married
+    if trump_card is not None and type(trump_card) is not Card:
+        trump_card = _card(trump_card, "trump_card")
+        put(s, "trump_card", trump_card)
+    if lead is not None and type(lead) is not Card:
+        lead = _card(lead, "lead")
+        put(s, "lead", lead)
+    if married is not None and type(married) is not Suit:
+        married = _suit(married, "married")
+        put(s, "married", married)
+    to_move, closed_by, at_close = s.to_move, s.closed_by, s.at_close
+    if (to_move != 0 and to_move != 1) or type(to_move) is bool:
+        _seat(to_move, "to_move")
+    if closed_by is not None and ((closed_by != 0 and closed_by != 1) or type(closed_by) is bool):
+        _seat(closed_by, "closed_by")
     if s.dealer is not None:
         _seat(s.dealer, "dealer")
-    for name in ("points", "tricks", "pending"):
-        put(s, name, _pair(getattr(s, name), name))
-    if s.at_close is not None:
-        put(s, "at_close", _pair(s.at_close, "at_close"))
-    put(s, "marriages", tuple(s.marriages))
-    put(s, "trick_log", tuple(s.trick_log))
-    if s.claim_ok is not None and not isinstance(s.claim_ok, bool):
+    points, tricks = _pair(s.points, "points"), _pair(s.tricks, "tricks")
+    pending = _pair(s.pending, "pending")
+    if points is not s.points:
+        put(s, "points", points)
+    if tricks is not s.tricks:
+        put(s, "tricks", tricks)
+    if pending is not s.pending:
+        put(s, "pending", pending)
+    if at_close is not None:
+        at_close = _pair(at_close, "at_close")
+        put(s, "at_close", at_close)
+    if type(s.marriages) is not tuple:
+        put(s, "marriages", tuple(s.marriages))
+    trick_log = s.trick_log
+    if type(trick_log) is not tuple:
+        trick_log = tuple(trick_log)
+        put(s, "trick_log", trick_log)
+    if s.claim_ok is not None and type(s.claim_ok) is not bool:
         raise PositionError(f"claim_ok must be True, False or None, not {quote(s.claim_ok)}")
-    hands, tricks, points, pending = s.hands, s.tricks, s.points, s.pending
-    leader, trump_card, lead = s.leader, s.trump_card, s.lead
+    leader = to_move if lead is None else 1 - to_move
     # -- the talon
-    if trump_card is not None and trump_card // 6 != s.trump:
-        raise PositionError(f"the trump card {trump_card} is not of the trump suit {s.trump.letter}")
+    if trump_card is not None and trump_card // 6 != trump:
+        raise PositionError(f"the trump card {trump_card} is not of the trump suit {trump.letter}")
     if trump_card is None and talon:
         raise PositionError("a talon with face-down cards still has its trump card under it")
     if trump_card is not None and len(talon) % 2 == 0:
         raise PositionError(f"a talon has an odd number of face-down cards (1, 3, ...), not {len(talon)}")
-    if s.closed_by is not None:
+    if closed_by is not None:
         if trump_card is None:
             raise PositionError("a closed talon still holds its (turned-down) trump card")
         if not rules.allow_close:
             raise PositionError(f"the {rules.describe()} rules do not allow closing the talon")
         if len(talon) == 1 and not rules.close_with_two_left:
             raise PositionError(f"the {rules.describe()} rules do not allow closing a talon of two cards")
-        if s.at_close is None:
+        if at_close is None:
             raise PositionError("a closed talon needs at_close: the other player's tricks and points then")
-    elif s.at_close is not None:
+    elif at_close is not None:
         raise PositionError("at_close belongs to a closed talon only")
     # -- the cards and the points
     talon_mask = 0
@@ -348,67 +382,77 @@ def _check(s: Setup, names: tuple[str, str]) -> None:
         if talon_mask >> c & 1:
             raise PositionError(f"card {c} is twice in the talon")
         talon_mask |= 1 << c
-    listed = [(f"{names[0]}'s hand", hands[0]), (f"{names[1]}'s hand", hands[1]), ("the talon", talon_mask)]
-    if trump_card is not None:
-        listed.append(("the trump card", 1 << trump_card))
-    if lead is not None:
-        listed.append(("the lead", 1 << lead))
-    total = check_cards(rules, listed)
-    if sum(tricks) and not tricks[leader]:
+    loose = talon_mask | (0 if trump_card is None else 1 << trump_card) | (0 if lead is None else 1 << lead)
+    pack = PACK_MASKS[sixty_six]
+    if (
+        type(hands[0]) is not int or type(hands[1]) is not int or hands[0] < 0 or hands[1] < 0
+        or (hands[0] | hands[1] | loose) & ~pack or hands[0] & hands[1] or (hands[0] | hands[1]) & loose
+    ):  # say which, in words
+        listed = [(f"{names[0]}'s hand", hands[0]), (f"{names[1]}'s hand", hands[1])]
+        listed.append(("the talon", talon_mask))
+        if trump_card is not None:
+            listed.append(("the trump card", 1 << trump_card))
+        if lead is not None:
+            listed.append(("the lead", 1 << lead))
+        check_cards(rules, listed)
+    total = hands[0] | hands[1] | loose
+    t0, t1 = tricks
+    if (t0 or t1) and not tricks[leader]:
         raise PositionError(f"the leader ({names[leader]}) won the previous trick, so cannot have 0 tricks")
-    for who, n in zip(names, tricks, strict=True):
-        if n < 0:
-            raise PositionError(f"{who} cannot have {n} tricks")
-    most = card_points(PACK_MASKS[rules.sixty_six]) + MOST_MARRIAGE_POINTS + LAST_TRICK_POINTS
-    for who, n in zip(names, points, strict=True):
-        if n < 0 or n > most:
-            raise PositionError(f"{who} cannot have {quote(n)} points (0 to {most} in a deal)")
-    played = PACK_MASKS[rules.sixty_six] & ~total
-    n_played, n_tricks = played.bit_count(), sum(tricks)
+    if t0 < 0 or t1 < 0:
+        p = 0 if t0 < 0 else 1
+        raise PositionError(f"{names[p]} cannot have {tricks[p]} tricks")
+    most = _MOST_POINTS[sixty_six]
+    for p in (0, 1):
+        if points[p] < 0 or points[p] > most:
+            raise PositionError(f"{names[p]} cannot have {quote(points[p])} points (0 to {most} in a deal)")
+    played = pack & ~total
+    n_played, n_tricks = played.bit_count(), t0 + t1
     if n_played != 2 * n_tricks:
         placed = total.bit_count()
         raise PositionError(
             f"the position places {placed} card{'s' * (placed != 1)}, so {n_played} were played, "
             f"but {n_tricks} trick{'s' * (n_tricks != 1)} hold {2 * n_tricks} cards"
         )
-    for who, n, t in zip(names, points, tricks, strict=True):
-        if n and not t:
+    for p in (0, 1):
+        if points[p] and not tricks[p]:
             raise PositionError(
-                f"{who} has {n} points without a trick (points come from tricks and counted marriages)"
+                f"{names[p]} has {points[p]} points without a trick (points come from tricks and counted "
+                "marriages)"
             )
-    bonus = s.bonus
-    worth = card_points(played)
-    split = split_points(points, worth, bonus)
+    bonus = last_trick_bonus(rules, hands, lead, closed_by is not None, leader)
+    if trick_log:
+        split: tuple[tuple[int, int], tuple[int, int]] | None = _split_by_log(s, played, bonus)
+    else:
+        split = split_points(points, card_points(played), bonus)
     if split is None:
         raise PositionError(
-            f"the points do not add up: the {n_played} played cards are worth {worth}, so "
+            f"the points do not add up: the {n_played} played cards are worth {card_points(played)}, so "
             f"{points[0]} + {points[1]} can only exceed that by counted marriages (20 or 40 each)"
             + (" and the 10 for the last trick" if any(bonus) else "")
         )
-    if s.trick_log:
-        split = _split_by_log(s, played, bonus)
     put(s, "_split", split)
+    put(s, "_played", played)
+    put(s, "_bonus", bonus)
     # -- the hands
-    sizes = [hands[0].bit_count(), hands[1].bit_count()]
-    held = list(sizes)
-    if lead is not None:
-        sizes[leader] += 1
-    if trump_card is not None and s.closed_by is None and sizes != [rules.hand_size] * 2:
-        short = 0 if sizes[0] != rules.hand_size else 1
+    held0, held1 = hands[0].bit_count(), hands[1].bit_count()
+    size0 = held0 + (lead is not None and leader == 0)
+    size1 = held1 + (lead is not None and leader == 1)
+    if trump_card is not None and closed_by is None and (size0 != hand_size or size1 != hand_size):
+        short = 0 if size0 != hand_size else 1
         raise PositionError(
-            f"with the talon open both players hold {rules.hand_size} cards, but {names[short]} would hold "
-            f"{held[short]}"
+            f"with the talon open both players hold {hand_size} cards, but {names[short]} would hold "
+            f"{(held0, held1)[short]}"
         )
-    if sizes[0] != sizes[1] or sizes[0] > rules.hand_size:
+    if size0 != size1 or size0 > hand_size:
         raise PositionError(
-            f"the hands do not fit: {names[0]} {sizes[0]} and {names[1]} {sizes[1]} cards "
-            "(counting a led card)"
+            f"the hands do not fit: {names[0]} {size0} and {names[1]} {size1} cards (counting a led card)"
         )
     # -- the close
-    if s.closed_by is not None and s.at_close is not None:
-        other = 1 - s.closed_by
-        at_t, at_p = s.at_close
-        since = rules.hand_size - sizes[0]
+    if closed_by is not None and at_close is not None:
+        other = 1 - closed_by
+        at_t, at_p = at_close
+        since = hand_size - size0
         if at_p and not at_t:
             raise PositionError(f"at_close gives {names[other]} {at_p} points but no trick")
         if at_t < 0 or at_p < 0 or at_t > tricks[other] or at_p > points[other]:
@@ -430,21 +474,24 @@ def _check(s: Setup, names: tuple[str, str]) -> None:
                 raise PositionError(
                     f"{names[p]} has {points[p]} points: with automatic claims the deal is already over"
                 )
-    for who, pend, t in zip(names, pending, tricks, strict=True):
-        if pend < 0 or pend % MARRIAGE_POINTS or pend > MOST_MARRIAGE_POINTS:
+    for p in (0, 1):
+        pend = pending[p]
+        if pend and (pend < 0 or pend % MARRIAGE_POINTS or pend > MOST_MARRIAGE_POINTS):
             raise PositionError(
-                f"{who}'s pending marriage points must be a multiple of 20 up to {MOST_MARRIAGE_POINTS}, "
-                f"not {quote(pend)}"
+                f"{names[p]}'s pending marriage points must be a multiple of 20 up to "
+                f"{MOST_MARRIAGE_POINTS}, not {quote(pend)}"
             )
-        if pend and t and rules.marriage_scoring == "trick":
-            raise PositionError(f"{who} has won a trick, so a marriage counts at once and cannot be pending")
-    if s.married is not None:
-        pair = (1 << (s.married * 6 + _KING)) | (1 << (s.married * 6 + _QUEEN))
+        if pend and tricks[p] and rules.marriage_scoring == "trick":
+            raise PositionError(
+                f"{names[p]} has won a trick, so a marriage counts at once and cannot be pending"
+            )
+    if married is not None:
+        pair = (1 << (married * 6 + _KING)) | (1 << (married * 6 + _QUEEN))
         if lead is not None:
             raise PositionError("a marriage is declared by the leader before leading, not while following")
         if hands[to_move] & pair != pair:
             raise PositionError(
-                f"the marriage in {s.married.letter} needs its king and queen in the hand of "
+                f"the marriage in {married.letter} needs its king and queen in the hand of "
                 f"{names[to_move]}, the player to move"
             )
     if n_tricks == 0 and s.dealer is not None and s.dealer == leader:
