@@ -73,7 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     import ray
 
     start = time.perf_counter()
-    ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    ray.init(address="local", num_cpus=args.workers, include_dashboard=False, log_to_driver=False,
+             logging_level=logging.ERROR)
     print(f"{'ray start-up (ray.init)':34} {time.perf_counter() - start:11.1f}s", flush=True)
     try:
         on_ray, numbers = timed(ArenaConfig(**{**_fields(base), "workers": args.workers, "ray": "local"}),

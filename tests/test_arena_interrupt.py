@@ -85,7 +85,7 @@ def test_one_sigint_stops_a_two_worker_run_within_two_seconds_with_the_results_s
             proc.communicate()
     assert proc.returncode == 130, err
     assert stopped < 2.0, f"the arena took {stopped:.2f} s to stop after Ctrl-C"
-    assert err.startswith("error: interrupted: the results above are the ") and err.count("\n") == 1
+    assert err.startswith("error: interrupted: the results above are the ") and err.count("\n") == 1, err
     data = json.loads(out)
     assert data["complete"] is False and data["deals"] > 0 and data["deals"] % 100 == 0  # whole chunks
     a, b = data["pairings"][0]["results"]
@@ -104,6 +104,7 @@ def test_a_huge_run_starts_at_once_and_its_memory_stays_flat() -> None:
                "--deals", str(10**12), "-j", "2", "--json", "--seed", "1", "--rules", "vu"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
+        _wait_for(lambda: len(_children(proc.pid)) >= 2 or proc.poll() is not None, within=120)  # running
         rss = []
         for _ in range(2):
             time.sleep(1.5)

@@ -49,8 +49,8 @@ def _connect(address: str, workers: int) -> tuple[Any, bool]:
         return ray, False
     try:
         if address == "local":
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
-                     logging_level=logging.ERROR)
+            ray.init(address="local", num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                     logging_level=logging.ERROR)  # "local": a new Ray, even if one runs here already
         else:
             ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
     except (ConnectionError, RuntimeError, ValueError) as err:

@@ -19,6 +19,7 @@ import multiprocessing
 import os
 import shutil
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -232,7 +233,12 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
         if proc.is_alive():
             proc.kill()
             proc.join()
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
+    if isinstance(manager, threading.Thread):
+        # let the pool's manager thread close its wake-up pipe now: at exit Python 3.11 wakes every manager
+        # thread still running and prints a traceback when one is closing that pipe at the same moment
+        manager.join(STOP_GRACE)
 
 
 def _results(config: ArenaConfig, tasks: Iterator[Task]) -> Iterator[tuple[Task, ChunkResult]]:

@@ -248,7 +248,7 @@ def to_json(result: TournamentResult) -> dict[str, Any]:
         ],
         "cross_table": [
             {"bot": labels[i], "opponent": labels[j], "won": cell.won, "lost": cell.lost, "drawn": cell.drawn,
-             "share": round(cell.share, 6)}
+             "share": None if math.isnan(cell.share) else round(cell.share, 6)}
             for i, row in enumerate(result.cross) for j, cell in enumerate(row) if cell is not None
         ],
         "arena": arena_json(result.arena),

@@ -42,7 +42,7 @@ Timeout = Annotated[float | None, typer.Option(help="Seconds an outside bot may 
 Anchor = Annotated[str | None, typer.Option(help="Bot rated 0 (default: random if playing, else the first "
                                                  "bot).", show_default=False)]
 Ray = Annotated[bool, typer.Option(
-    "--ray", help="Run the chunks as Ray tasks (pip install 'bummerl[cluster]') on a Ray started here "
+    "--ray", help="Run the chunks as Ray tasks (pip install 'bummerl\\[cluster]') on a Ray started here "
                   "with -j CPUs, or on the cluster at --ray-address.")]
 RayAddress = Annotated[str | None, typer.Option(
     "--ray-address", metavar="ADDRESS", help="The Ray cluster to run on (implies --ray): auto, HOST:6379 or "
