@@ -1,16 +1,20 @@
-"""The open-card solver agrees with plain minimax over the engine, and its two backends agree.
+"""The open-card solver agrees with plain minimax over the engine, compiled and as plain Python.
 
 Positions come from random play (every preset, and presets with random flag overrides), stopped
 where the reference is cheap: after the talon is closed or exhausted, or on the last trick that
-still draws. Whole deals from the first lead are checked backend against backend.
+still draws. Whole deals from the first lead are checked compiled against plain Python (one source,
+one algorithm; only the transposition table's memory differs, so node counts agree on small searches).
+``BUMMERL_PURE_PYTHON=1`` leaves the compiled core out (CI's plain-Python run); CI also checks that the
+compiled core is built, so nothing here is skipped for want of it.
 """
 
 from __future__ import annotations
 
-import importlib
+import doctest
+import os
 import random
+import threading
 from collections.abc import Callable
-from types import ModuleType
 
 import pytest
 
@@ -18,30 +22,18 @@ from bummerl import Deal, Rules
 from bummerl.actions import CLAIM, Action
 from bummerl.cards import parse_cards
 from bummerl.rules import PRESETS
-from bummerl.search import pysolver
+from bummerl.search import core, python_core
 from bummerl.search.position import Position, from_deal
 from bummerl.search.reference import reference_action_values
 
 Analyse = Callable[[Position, bool], tuple[int, dict[int, int], int]]
 
-
-def _compiled() -> ModuleType | None:
-    try:
-        return importlib.import_module("bummerl.search._fast")
-    except ImportError:
-        return None
-
-
-FAST = _compiled()
-NOT_BUILT = (
-    "the compiled core bummerl.search._fast is not built (pip install -e . needs Cython and a C compiler)"
+PURE = python_core()
+ONLY_PYTHON = os.environ.get("BUMMERL_PURE_PYTHON", "") not in ("", "0")
+#: The compiled core (when built: CI makes sure it is) and the same module as plain Python.
+BACKENDS = [pytest.param(PURE.analyse, id="python")] + (
+    [] if ONLY_PYTHON else [pytest.param(core.analyse, id="compiled")]
 )
-
-needs_fast = pytest.mark.skipif(FAST is None, reason=NOT_BUILT)
-BACKENDS = [
-    pytest.param(pysolver.analyse, id="python"),
-    pytest.param(FAST.analyse if FAST else None, id="cython", marks=needs_fast),
-]
 FLAGS = (
     "allow_close", "close_with_two_left", "exchange_with_two_left", "exchange_needs_trick",
     "marriage_needs_trick", "marriage_leads_king", "auto_claim",
@@ -181,22 +173,68 @@ def test_a_sixty_six_draw_is_worth_nothing(analyse: Analyse) -> None:
 DEALS = {"standard": 70, "soft": 30, "sharp": 30, "tompa": 30, "vu": 20, "sixty-six": 8}
 
 
-@needs_fast
+def test_the_search_module_keeps_its_examples_in_both_modes() -> None:
+    for module in (PURE, core):
+        failed, attempted = doctest.testmod(module)
+        assert (failed, attempted > 0) == (0, True), module.__file__
+
+
+def test_the_compiled_core_is_the_plain_python_module_compiled() -> None:
+    assert PURE.COMPILED is False
+    assert PURE.__file__.endswith("core.py")
+    assert core.COMPILED is (not core.__file__.endswith(".py"))
+
+
 @pytest.mark.parametrize("preset", sorted(DEALS))
-def test_compiled_and_pure_python_agree_on_whole_deals_from_the_first_lead(preset: str) -> None:
-    assert FAST is not None
+def test_compiled_and_plain_python_agree_on_whole_deals(preset: str) -> None:
     rules = Rules.preset(preset)
     for seed in range(DEALS[preset]):
         pos = from_deal(Deal.random(rules, seed, dealer=seed % 2))
-        assert FAST.analyse(pos, False)[0] == pysolver.analyse(pos, False)[0], f"{preset} seed {seed}"
+        assert core.analyse(pos, False)[0] == PURE.analyse(pos, False)[0], f"{preset} seed {seed}"
 
 
-@needs_fast
-def test_compiled_and_pure_python_agree_on_every_action_while_the_talon_is_open() -> None:
-    assert FAST is not None
+def test_compiled_and_plain_python_visit_the_same_nodes_while_the_table_has_room() -> None:
+    rng = random.Random(9)
+    for _ in range(100):
+        pos = from_deal(random_position(rng, random_rules(rng), closed_or_exhausted(10)))
+        assert core.analyse(pos, True) == PURE.analyse(pos, True)
+
+
+def test_compiled_and_plain_python_agree_on_every_action_while_the_talon_is_open() -> None:
     rng = random.Random(3)
     for _ in range(150):
         rules = random_rules(rng)
         deal = random_position(rng, rules, lambda d: d.talon_open and 2 <= d.talon_size <= 6)
         pos = from_deal(deal)
-        assert FAST.analyse(pos, True)[:2] == pysolver.analyse(pos, True)[:2], rules.describe()
+        assert core.analyse(pos, True)[:2] == PURE.analyse(pos, True)[:2], rules.describe()
+
+
+@pytest.mark.parametrize("analyse", BACKENDS)
+def test_threads_solving_different_rules_at_once_get_the_answers_of_one_thread(analyse: Analyse) -> None:
+    """Each thread has its own search (settings, table): no answer leaks into another's."""
+    rng = random.Random(4)
+    jobs = [from_deal(random_position(rng, Rules.preset(p), lambda d: d.talon_open and d.talon_size <= 4))
+            for _ in range(4) for p in ("standard", "sixty-six", "tompa", "vu")]
+    alone = [analyse(pos, True) for pos in jobs]
+    results: dict[tuple[int, int], tuple[int, dict[int, int], int]] = {}
+    errors: list[BaseException] = []
+
+    def work(t: int) -> None:
+        try:
+            for rnd in range(2):
+                order = list(range(len(jobs)))
+                random.Random(t * 10 + rnd).shuffle(order)
+                for i in order:
+                    results[t, i] = analyse(jobs[i], True)
+        except BaseException as err:
+            errors.append(err)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors
+    assert len(results) == 4 * len(jobs)
+    for (_, i), got in results.items():
+        assert got == alone[i]

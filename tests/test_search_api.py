@@ -74,7 +74,7 @@ def test_a_whole_deal_has_a_full_solution() -> None:
     assert sol.actions == solve_actions(deal)
     assert sol.pv and sol.actions[sol.pv[0]] == sol.value
     assert sol.nodes > 0
-    assert sol.backend == BACKEND in ("cython", "python")
+    assert sol.backend == BACKEND in ("compiled", "python")
 
 
 def test_a_correct_claim_is_taken_at_once() -> None:

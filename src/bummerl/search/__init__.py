@@ -6,6 +6,16 @@
 True
 """
 
-from bummerl.search.solver import BACKEND, Solution, principal_variation, solve, solve_actions, solve_full
+from bummerl.search.solver import (
+    BACKEND,
+    Solution,
+    principal_variation,
+    python_core,
+    solve,
+    solve_actions,
+    solve_full,
+)
 
-__all__ = ["BACKEND", "Solution", "principal_variation", "solve", "solve_actions", "solve_full"]
+__all__ = [
+    "BACKEND", "Solution", "principal_variation", "python_core", "solve", "solve_actions", "solve_full",
+]

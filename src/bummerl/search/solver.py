@@ -2,9 +2,9 @@
 
 Every function reads a :class:`~bummerl.engine.Deal` as it stands (from a deck after some actions, or
 from :meth:`Deal.from_state`) and answers for the player to move, in game points -3..3 (a Sixty-Six
-draw is 0), assuming both players see every card and play perfectly. The search itself runs in the
-compiled core (:mod:`bummerl.search._fast`) when it is built, else in pure Python
-(:mod:`bummerl.search.pysolver`); ``BUMMERL_PURE_PYTHON=1`` forces pure Python.
+draw is 0), assuming both players see every card and play perfectly. The search itself is
+:mod:`bummerl.search.core`, compiled to C when it is built (``BACKEND == "compiled"``), else the same
+file run as plain Python (``"python"``); ``BUMMERL_PURE_PYTHON=1`` forces plain Python.
 
 >>> from bummerl import Deal, Rules
 >>> deck = "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC AC JS TS QD"
@@ -23,34 +23,55 @@ Outcome(winner=1, game_points=1, reason='last_trick')
 
 from __future__ import annotations
 
-import importlib
+import functools
+import importlib.machinery
+import importlib.util
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 
 from bummerl.actions import CLAIM_CODE, PASS_CODE, Action
 from bummerl.engine import Deal
-from bummerl.search import pysolver
+from bummerl.search import core
 from bummerl.search.position import Position, from_deal
 
-__all__ = ["BACKEND", "Solution", "analyse", "principal_variation", "solve", "solve_actions", "solve_full"]
+__all__ = [
+    "BACKEND", "Solution", "analyse", "principal_variation", "python_core", "solve", "solve_actions",
+    "solve_full",
+]
 
 Analyse = Callable[[Position, bool], tuple[int, dict[int, int], int]]
 
 
+@functools.cache
+def python_core() -> ModuleType:
+    """The search module run as plain Python, even when its compiled form is built (for tests, benchmarks).
+
+    >>> python_core().COMPILED
+    False
+    """
+    if not core.COMPILED:
+        return core
+    name = "bummerl.search._core_python"
+    loader = importlib.machinery.SourceFileLoader(name, str(Path(core.__file__).with_name("core.py")))
+    spec = importlib.util.spec_from_loader(name, loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
 def _pick_backend() -> tuple[Analyse, str]:
     if os.environ.get("BUMMERL_PURE_PYTHON", "") not in ("", "0"):
-        return pysolver.analyse, "python"
-    try:
-        fast = importlib.import_module("bummerl.search._fast")
-    except ImportError:
-        return pysolver.analyse, "python"
-    return fast.analyse, "cython"
+        return python_core().analyse, "python"
+    return core.analyse, "compiled" if core.COMPILED else "python"
 
 
-#: The search behind every function here: the compiled core or pure Python.
+#: The search behind every function here: the compiled core or the same module as plain Python.
 analyse: Analyse
-#: Which one: ``"cython"`` or ``"python"``.
+#: Which one: ``"compiled"`` or ``"python"``.
 BACKEND: str
 analyse, BACKEND = _pick_backend()
 
@@ -67,7 +88,7 @@ class Solution:
     actions: dict[Action, int] = field(default_factory=dict)
     #: Positions the search visited to value the actions.
     nodes: int = 0
-    #: ``"cython"`` or ``"python"``.
+    #: ``"compiled"`` or ``"python"``.
     backend: str = "python"
 
 
@@ -136,7 +157,7 @@ def solve_full(deal: Deal) -> Solution:
     """Value, best line, value of every action and search size in one :class:`Solution`.
 
     >>> sol = solve_full(_example())
-    >>> sol.value, len(sol.pv), sol.backend in ("cython", "python")
+    >>> sol.value, len(sol.pv), sol.backend in ("compiled", "python")
     (1, 5, True)
     """
     actions, nodes = _actions(deal)

@@ -1,0 +1,942 @@
+"""The open-card solver, written once: plain Python, compiled to C by Cython when it is built.
+
+This one module is the search. ``pip install`` compiles it (Cython's pure-Python mode: the types live
+in ``core.pxd``) into a C extension that releases the GIL while it searches; without a C compiler the
+same file runs as plain Python. Both read a :data:`~bummerl.search.position.Position` (bitmask hands,
+points, flags), never touch the engine, visit the same nodes and give the same values; they are checked
+against :mod:`bummerl.search.reference`, which plays the engine itself. Values are game points for the
+player to move, -3..3.
+
+Every setting of a search (the rules' flags, the trump, the talon's cards, the transposition table, the
+node count) lives in a :class:`Search` object, one per thread, so threads solve different positions
+(different rules) at once; the compiled core runs them on different cores.
+
+How it is fast:
+
+- negamax at trick boundaries ("lead nodes"): the leader's options (lead a card, declare a marriage
+  and lead its king or queen, exchange, close, claim) times the follower's answers; everything is
+  relative to the leader, so both seats share one transposition table;
+- a transposition table keyed at lead nodes by the whole state (hands, points, trick flags, pending
+  marriages, closing and its snapshot, talon, trump card, claim right) holding bounds and the best move;
+- null-window tests over the tiny value range (is the value at least t?), the first at t = 2;
+- move order: the table's move, then exchange, close, marriages, cards the follower cannot beat; the
+  follower's answers: the dearest winning card, then a cheap losing card, then the rest;
+- while the talon is open, an answer already known to refute a lead is found before searching
+  (enhanced transposition cut-off), and an answer that ends the deal is valued at once;
+- exact cut-offs from the rules: a correct claim ends the search (rules.md 7: never worse than playing
+  on); a closer who cannot reach 66 any more has lost; sure winners that reach 66 win; game points are
+  bounded by the tables of rules.md 4.2 (no trick, 33 points, the closing snapshot) and by who can
+  still reach 66 (remaining card points, possible marriages, trumps the other cannot beat): without a
+  closed talon, one who cannot reach 66 wins at most 1 game point, in Sixty-Six too (all 130 points
+  are shared out, so winning on points leaves the other at least 65);
+- a plain lead of a king or queen is skipped inside the tree when the marriage with the same card is
+  legal (more points never hurt their owner); every action is still valued at the root.
+
+Claims are valued by their outcome, false ones included: one can be the best action (see the
+example: player 1 closed before player 0 won a trick).
+
+>>> from bummerl import Deal, Rules
+>>> from bummerl.search.position import from_deal
+>>> deck = "TC AD AH AS TD JS QS QD KH KS TH AC QH QC JH KC KD JC TS JD"
+>>> deal = Deal.from_deck(Rules.preset("standard"), deck, dealer=1)
+>>> for a in ("play AH", "play JS", "play TH", "play QD", "close", "play AS", "play QH", "play AC",
+...           "play TC", "play QC", "play KH", "play TD", "play AD"):
+...     deal.apply(a)
+>>> value, actions, nodes = analyse(from_deal(deal), True)
+>>> value, actions  # player 1 closed before 0 won a trick: claiming (26) falsely loses 2, JH (13) loses 3
+(-2, {26: -2, 13: -3})
+"""
+
+from __future__ import annotations
+
+import threading
+from array import array
+from typing import Any
+
+try:
+    import cython
+except ImportError:  # no Cython installed: the module runs as plain Python all the same
+    from bummerl.search import _nocython as cython
+
+__all__ = ["COMPILED", "Search", "analyse", "exact"]
+
+#: True when this module runs as the compiled C extension.
+COMPILED: bool = cython.compiled
+
+if not cython.compiled:
+    # The bit helpers; the compiled module takes them from the C compiler instead (core.pxd).
+    def ctz(x: int) -> int:
+        """The index of the lowest set bit of a nonzero mask."""
+        return (x & -x).bit_length() - 1
+
+    def bitlen(x: int) -> int:
+        """The number of bits needed for a mask (0 for 0)."""
+        return x.bit_length()
+
+    def popcount(x: int) -> int:
+        """The number of set bits."""
+        return x.bit_count()
+
+
+# ---------------------------------------------------------------------------------- constant tables
+_PTS = (0, 2, 3, 4, 10, 11)
+P = [_PTS[c % 6] for c in range(24)]
+SUIT = [0x3F << (6 * s) for s in range(4)]
+HIGHER = [sum(1 << x for x in range(c + 1, (c // 6) * 6 + 6)) for c in range(24)]
+RANKS = [sum(1 << (s * 6 + r) for s in range(4)) for r in range(6)]
+QUEENS: int = sum(1 << (s * 6 + 2) for s in range(4))
+CHUNK = [sum(_PTS[r] for r in range(6) if m >> r & 1) for m in range(64)]
+SWAP = [0, 2, 1]
+
+#: Move codes inside the search: 0..23 play a card, 32 + card declare its marriage and lead it.
+EXCHANGE_MOVE = 24
+CLOSE_MOVE = 25
+MARRY = 32
+# Action codes of the contract (bummerl.actions).
+A_EXCHANGE, A_CLOSE, A_CLAIM, A_PASS, A_MARRY = 24, 25, 26, 27, 28
+# Rule flags (bummerl.search.position.F_*).
+F_SIXTY_SIX, F_AUTO, F_ALLOW_CLOSE, F_CLOSE_TWO, F_EXCH_TWO, F_EXCH_TRICK = 1, 2, 4, 8, 16, 32
+F_MARRY_TRICK, F_LEADS_KING, F_NEXT_TRICK, F_TOURNAMENT, F_MIRROR = 64, 128, 256, 512, 1024
+# Position kinds (bummerl.search.position).
+K_LEAD, K_MARRIED, K_FOLLOW, K_ENDING = 0, 1, 2, 3
+# What a null-window test searches (Search.run_job).
+J_LEAD, J_RESPOND, J_FOLLOWER, J_MARRIED = 0, 1, 2, 3
+
+
+def _wins(c: int, f: int, trump: int) -> bool:
+    """Does the leader's c beat the follower's f?"""
+    return f < c if f // 6 == c // 6 else f // 6 != trump
+
+
+def _answer_order() -> tuple[list[int], list[int], list[int]]:
+    """The follower's answers to each lead, best first, for each trump: order, rank of a card, split.
+
+    The answers that win the trick come first, the dearest same-suit card first and trumps cheap first;
+    then those that lose it, the cheapest first; ties go to the lower card. Row ``trump * 24 + c``:
+    ``order[row * 24 + i]`` is the i-th card, ``rank[row * 24 + f]`` the place of card f and
+    ``split[row]`` the number of winning answers.
+    """
+    order, rank, split = [0] * 2304, [0] * 2304, [0] * 96
+    for trump in range(4):
+        for c in range(24):
+            row = trump * 24 + c
+
+            def key(f: int, c: int = c, trump: int = trump) -> tuple[int, int]:
+                if _wins(c, f, trump):
+                    return 40 + P[f] - P[c], f
+                return (8 - P[f] if f // 6 != c // 6 else -P[f]), f
+
+            cards = sorted(range(24), key=key)
+            for i, f in enumerate(cards):
+                order[row * 24 + i] = f
+                rank[row * 24 + f] = i
+            split[row] = sum(not _wins(c, f, trump) for f in range(24))
+    return order, rank, split
+
+
+_ORDERS = _answer_order()
+ORDER = _ORDERS[0]
+RANK = _ORDERS[1]
+SPLIT = _ORDERS[2]
+
+
+def _move_slots() -> list[int]:
+    """The leader's moves laid out on 64 bits, best first; ``slots[trump * 64 + bit]`` is the move.
+
+    Bit 0 exchange, 1 close, 2..9 marriages (kings by suit, then queens), 10..33 cards the follower
+    cannot beat, 34..57 the other plain cards, 58..63 the other trumps; within a group the dearest
+    card first, then the lower suit (:func:`_slot` places a card).
+    """
+    slots = [0] * 256
+    for trump in range(4):
+        base = trump * 64
+        slots[base] = EXCHANGE_MOVE
+        slots[base + 1] = CLOSE_MOVE
+        for s in range(4):
+            slots[base + 2 + s] = MARRY + s * 6 + 3
+            slots[base + 6 + s] = MARRY + s * 6 + 2
+        for c in range(24):
+            pos = (5 - c % 6) * 4 + c // 6
+            slots[base + 10 + pos] = c
+            slots[base + 34 + pos] = c
+        for r in range(6):
+            slots[base + 58 + 5 - r] = trump * 6 + r
+    return slots
+
+
+SLOTS = _move_slots()
+
+
+def _table(tricks: int, points: int) -> int:
+    return 3 if tricks == 0 else (2 if points < 33 else 1)
+
+
+def _mask_points(m: int) -> int:
+    return CHUNK[m & 63] + CHUNK[m >> 6 & 63] + CHUNK[m >> 12 & 63] + CHUNK[m >> 18 & 63]
+
+
+def _cheapest(hand: int, k: int) -> int:
+    """The card points of the k cheapest cards of a hand (cards are cheapest by rank)."""
+    total = 0
+    for r in range(6):
+        x = hand & RANKS[r]
+        n = popcount(x) if cython.compiled else x.bit_count()
+        if n >= k:
+            return total + k * P[r]
+        total += n * P[r]
+        k -= n
+    return total
+
+
+def _top_points(m: int) -> int:
+    """The points of the dearest card of a mask (0 for none)."""
+    for r in range(5, -1, -1):
+        if m & RANKS[r]:
+            return P[r]
+    return 0
+
+
+def exact(fn: Any, draws: bool, hi: int = 3) -> int:
+    """The exact value of a fail-soft search ``fn(alpha, beta)`` by null-window tests.
+
+    ``draws`` says whether 0 can happen (Sixty-Six); Schnapsen has no draws, so "at least 0" is
+    "at least 1". ``hi`` is a known upper bound (the first test asks "at least hi?" when it is below 3).
+    :meth:`Search.exact` is the same loop over the search's jobs.
+
+    >>> exact(lambda a, b: 2, False), exact(lambda a, b: -1, True), exact(lambda a, b: -2, False, 1)
+    (2, -1, -2)
+    """
+    lo = -3
+    if hi == 0 and not draws:
+        hi = -1
+    t = 2 if hi == 3 else hi
+    while True:
+        v = fn(t - 1, t)
+        if v >= t:
+            lo = v
+        else:
+            hi = v
+        if not draws:
+            if hi == 0:
+                hi = -1
+            if lo == 0:
+                lo = 1
+        if lo >= hi:
+            return lo
+        if v >= t:
+            t = lo + 1
+            if t == 0 and not draws:
+                t = 1
+        else:
+            t = hi
+
+
+# Odd constants that mix a key's bits (the compiled table's hash).
+MIX1, MIX2, MIX3, MASK64 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0xBF58476D1CE4E5B9, (1 << 64) - 1
+#: The compiled transposition table: 2**16 entries of 16 bytes (1 MB, cache-sized) in buckets of 4.
+TT_BITS = 16
+TT_SIZE = 1 << TT_BITS
+TT_WAYS = 4
+
+
+class Search:
+    """One search's settings and memory: the rules' flags, the talon, the transposition table.
+
+    Not shared between threads (:func:`analyse` keeps one per thread). The transposition table is
+    the one place where the two modes differ: a dict in plain Python (every entry kept), a fixed
+    cache-sized array in C (buckets of four, the deepest entries kept), so the modes give the same
+    values and, while the table is not full, visit the same nodes.
+    """
+
+    # Declared for mypy; the compiled class takes its fields from core.pxd.
+    s66: int
+    manual: int
+    viennese: int
+    mirror: int
+    allow_close: int
+    close_two: int
+    exch_two: int
+    exch_trick: int
+    marry_trick: int
+    leads_king: int
+    next_trick: int
+    trump: int
+    bonus_ok: int
+    low_trump_card: int
+    tmask: int
+    low_trump: int
+    win_bit: Any
+    lose_bit: Any
+    fd_mask: Any
+    nodes: int
+    tt: dict[int, int]
+    words: Any
+    tab: Any
+    gen: int
+    ho0: int
+    po0: int
+    tm0: int
+    to0: int
+    qo0: int
+    cl0: int
+    sw0: int
+    sf0: int
+    ts0: int
+    tc0: int
+
+    def __init__(self) -> None:
+        self.win_bit = [0] * 14
+        self.lose_bit = [0] * 14
+        self.fd_mask = [0] * 14
+        self.tt = {}
+        self.nodes = 0
+        self.gen = 0
+        if cython.compiled:
+            self.words = array("Q", bytes(16 * TT_SIZE))
+            self.bind()
+
+    # ------------------------------------------------------------------ the compiled table
+    def bind(self) -> None:
+        """(C only) Point ``tab`` at the words of the table."""
+        view = self.words
+        self.tab = cython.address(view[0])
+
+    def tt_find(self, k1: int, k2: int) -> int:
+        """(C only) The first slot of the key's bucket (TT_WAYS slots, one cache line)."""
+        h = (k1 * MIX1 ^ k2 * MIX2) & MASK64
+        h ^= h >> 29
+        return ((h * MIX3 & MASK64) >> (64 - TT_BITS)) & (TT_SIZE - TT_WAYS)
+
+    def tt_get(self, k1: int, k2: int) -> int:
+        """(C only) The entry of a key, or -1."""
+        b = self.tt_find(k1, k2)
+        for i in range(b, b + TT_WAYS):
+            w = self.tab[2 * i + 1]
+            if self.tab[2 * i] == k1 and (w & 0xFFFFFF) == k2 and (w >> 24 & 0xFFFF) == self.gen:
+                entry: int = w >> 48
+                return entry
+        return -1
+
+    def tt_put(self, k1: int, k2: int, depth: int, entry: int) -> None:
+        """(C only) Store over the same key, else over an entry of an earlier search, else the shallowest."""
+        b = self.tt_find(k1, k2)
+        e = b
+        for i in range(b, b + TT_WAYS):
+            w = self.tab[2 * i + 1]
+            old = self.tab[2 * e + 1]
+            if self.tab[2 * i] == k1 and (w & 0xFFFFFF) == k2 and (w >> 24 & 0xFFFF) == self.gen:
+                e = i
+                break
+            if (w >> 24 & 0xFFFF) != self.gen:
+                if (old >> 24 & 0xFFFF) == self.gen:
+                    e = i
+            elif (old >> 24 & 0xFFFF) == self.gen and (w >> 40 & 0xFF) < (old >> 40 & 0xFF):
+                e = i
+        self.tab[2 * e] = k1
+        self.tab[2 * e + 1] = k2 | self.gen << 24 | depth << 40 | entry << 48
+
+    def store(self, k1: int, k2: int, lo: int, hi: int, move: int) -> None:
+        """Remember a lead node's bounds and best move (C: deeper positions are kept first)."""
+        entry = (lo + 3) | (hi + 3) << 3 | (move + 1) << 6
+        if cython.compiled:
+            hm = k1 & 0xFFFFFF
+            depth = (k2 >> 14 & 15) + 2 * popcount(hm)
+            self.tt_put(k1, k2, depth, entry)
+        else:
+            self.tt[k2 << 64 | k1] = entry
+
+    # ------------------------------------------------------------------ the values of the rules
+    def claim_win(self, to: int, po: int, cl: int, sw: int, sf: int) -> int:
+        """A correct claim by me (rules.md 4.2)."""
+        if cl == 2:
+            return sf
+        if cl == 1 and self.viennese:
+            return sw
+        return 3 if to == 0 else (2 if po < 33 else 1)
+
+    def false_claim(self, to: int, po: int, cl: int, sf: int) -> int:
+        if cl == 1:
+            return -sf
+        if self.mirror:
+            return -(3 if to == 0 else (2 if po < 33 else 1))
+        return -3 if to == 0 else -2
+
+    def passed(self, pm: int, po: int, tm: int, to: int, cl: int, sf: int) -> int:
+        """rules.md 4.4 for me, the winner of the last trick, when nobody claims."""
+        if cl == 1:
+            return -sf
+        if cl == 2:
+            return sf
+        if not self.s66:
+            return 1
+        if pm > po:
+            return 3 if to == 0 else (2 if po < 33 else 1)
+        if pm < po:
+            return -(3 if tm == 0 else (2 if pm < 33 else 1))
+        return 0
+
+    def all_played(self, pm: int, po: int, tm: int, to: int, cl: int, sf: int) -> int:
+        """The last trick's winner without a correct claim: pass, or (by hand) a false claim if better."""
+        v = self.passed(pm, po, tm, to, cl, sf)
+        if self.manual:
+            fc = self.false_claim(to, po, cl, sf)
+            if fc > v:
+                v = fc
+        return v
+
+    # ------------------------------------------------------------------ the search
+    def respond(self, c: int, fmask: int, hm: int, ho: int, pm: int, po: int, tm: int, to: int, qm: int,
+                qo: int, cl: int, sw: int, sf: int, ts: int, tc: int, alpha: int, beta: int) -> int:
+        """Me led c (hm no longer holds it); op answers from fmask (0: every legal card). Value for me.
+
+        First every answer's outcome is looked at without searching: a trick that ends the deal, or a
+        position after it already known well enough to refute the lead (enhanced transposition
+        cut-off). Then the others are searched in :data:`ORDER`, except that after a first answer that
+        wins the trick the cheapest losing one comes next.
+        """
+        trump = self.trump
+        if not fmask:
+            fmask = ho if ts else ho & HIGHER[c] or ho & SUIT[c // 6] or ho & self.tmask or ho
+        cs = c // 6
+        pc = P[c]
+        nts = ts - 2 if ts else 0
+        ntc = tc if nts else 0
+        row = (trump * 24 + c) * 24
+        manual = self.manual
+        vmin = 4
+        todo = 0
+        m = fmask
+        while m:
+            f = ctz(m) if cython.compiled else (m & -m).bit_length() - 1
+            low = m & -m
+            m ^= low
+            pts = pc + P[f]
+            if (f < c) if f // 6 == cs else f // 6 != trump:
+                # me wins the trick and leads next
+                npm = pm + qm + pts
+                if ts:
+                    h1 = hm | self.win_bit[ts]
+                    h2 = (ho ^ low) | (self.lose_bit[ts] if ts > 2 else 1 << tc)
+                else:
+                    h1 = hm
+                    h2 = ho ^ low
+                    if not h1 and cl == 0:
+                        npm += self.bonus_ok
+                if npm >= 66:
+                    v = self.claim_win(to, po, cl, sw, sf)
+                elif not h1:
+                    v = self.all_played(npm, po, 1, to, cl, sf)
+                else:
+                    if ts:
+                        k1 = po
+                        k1 = (k1 << 8 | npm) << 48 | h2 << 24 | h1
+                        k2 = (1 | to << 1 | qo // 20 << 5 | cl << 8 | sw << 10 | sf << 12 | nts << 14
+                              | ntc << 18 | manual << 23)
+                        ent = self.tt_get(k1, k2) if cython.compiled else self.tt.get(k2 << 64 | k1, -1)
+                        if ent >= 0 and (ent >> 3 & 7) - 3 <= alpha:
+                            return (ent >> 3 & 7) - 3
+                    todo |= 1 << RANK[row + f]
+                    continue
+            else:
+                # op wins the trick and leads next (from op's side)
+                npo = po + qo + pts
+                if ts:
+                    h1 = (ho ^ low) | self.win_bit[ts]
+                    h2 = hm | (self.lose_bit[ts] if ts > 2 else 1 << tc)
+                else:
+                    h1 = ho ^ low
+                    h2 = hm
+                    if not h1 and cl == 0:
+                        npo += self.bonus_ok
+                ocl = SWAP[cl]
+                if npo >= 66:
+                    v = -self.claim_win(tm, pm, ocl, sw, sf)
+                elif not h1:
+                    v = -self.all_played(npo, pm, 1, tm, ocl, sf)
+                else:
+                    if ts:
+                        k1 = pm
+                        k1 = (k1 << 8 | npo) << 48 | h2 << 24 | h1
+                        k2 = (1 | tm << 1 | qm // 20 << 5 | ocl << 8 | sw << 10 | sf << 12 | nts << 14
+                              | ntc << 18 | manual << 23)
+                        ent = self.tt_get(k1, k2) if cython.compiled else self.tt.get(k2 << 64 | k1, -1)
+                        if ent >= 0 and (ent & 7) - 3 >= -alpha:
+                            return 3 - (ent & 7)
+                    todo |= 1 << RANK[row + f]
+                    continue
+            # the deal ends with this trick
+            if v < vmin:
+                vmin = v
+                if v <= alpha:
+                    return v
+        split = SPLIT[trump * 24 + c]
+        step = 0
+        while todo:
+            b = ctz(todo) if cython.compiled else (todo & -todo).bit_length() - 1
+            if step == 1 and b < split and todo >> split:
+                # After the best winning answer, the cheapest losing one.
+                b = ctz(todo >> split << split) if cython.compiled else \
+                    (todo >> split << split & -(todo >> split << split)).bit_length() - 1
+            step += 1
+            todo ^= 1 << b
+            f = ORDER[row + b]
+            low = 1 << f
+            pts = pc + P[f]
+            bnd = vmin if vmin < beta else beta
+            if b >= split:
+                if ts:
+                    h1 = hm | self.win_bit[ts]
+                    h2 = (ho ^ low) | (self.lose_bit[ts] if ts > 2 else 1 << tc)
+                else:
+                    h1 = hm
+                    h2 = ho ^ low
+                v = self.lead(h1, h2, pm + qm + pts, po, 1, to, 0, qo, cl, sw, sf, nts, ntc, manual, alpha,
+                              bnd)
+            else:
+                if ts:
+                    h1 = (ho ^ low) | self.win_bit[ts]
+                    h2 = hm | (self.lose_bit[ts] if ts > 2 else 1 << tc)
+                else:
+                    h1 = ho ^ low
+                    h2 = hm
+                v = -self.lead(h1, h2, po + qo + pts, pm, 1, tm, 0, qm, SWAP[cl], sw, sf, nts, ntc, manual,
+                               -bnd, -alpha)
+            if v < vmin:
+                vmin = v
+                if v <= alpha:
+                    return v
+        return vmin
+
+    def bounds(self, hm: int, ho: int, pm: int, po: int, tm: int, to: int, qm: int, qo: int, cl: int,
+               sw: int, sf: int, ts: int, tc: int) -> int:
+        """Bounds on a lead node's value before searching it, packed as (lo + 3) | (hi + 3) << 3.
+
+        From what each player can still reach (rules.md 4.2, 4.4): remaining card points, possible
+        marriages, and, with the talon gone, trumps the other cannot beat.
+        """
+        unplayed = hm | ho
+        tmask = self.tmask
+        if ts:
+            unplayed |= self.fd_mask[ts] | 1 << tc
+            pairs = unplayed & unplayed >> 1 & QUEENS
+            mm = 20 * (popcount(pairs) if cython.compiled else pairs.bit_count())
+            mm += 20 if pairs & tmask else 0
+            mo = mm
+        elif self.s66:
+            mm = 0
+            mo = 0
+        else:
+            pairs = hm & hm >> 1 & QUEENS
+            mm = 20 * (popcount(pairs) if cython.compiled else pairs.bit_count())
+            mm += 20 if pairs & tmask else 0
+            pairs = ho & ho >> 1 & QUEENS
+            mo = 20 * (popcount(pairs) if cython.compiled else pairs.bit_count())
+            mo += 20 if pairs & tmask else 0
+        rest = _mask_points(unplayed) + (self.bonus_ok if cl == 0 else 0)
+        reach_m = pm + qm + rest + mm
+        reach_o = po + qo + rest + mo
+        if not ts:
+            # Trumps above all the other's trumps win whatever the other does: the other never
+            # gets their points, nor those of the cheapest cards played to them.
+            mt = hm & tmask
+            ot = ho & tmask
+            top = bitlen(mt) if cython.compiled else mt.bit_length()
+            sure_o = ot >> top << top
+            if sure_o:
+                n = popcount(sure_o) if cython.compiled else sure_o.bit_count()
+                reach_m -= _mask_points(sure_o) + _cheapest(hm, n)
+            top = bitlen(ot) if cython.compiled else ot.bit_length()
+            sure_m = mt >> top << top
+            if sure_m:
+                n = popcount(sure_m) if cython.compiled else sure_m.bit_count()
+                reach_o -= _mask_points(sure_m) + _cheapest(ho, n)
+        if cl == 1:
+            if reach_m < 66:
+                return (3 - sf) * 9
+            hi = sw if self.viennese else (3 if to == 0 else (2 if po < 33 else 1))
+            lo = -sf
+        elif cl == 2:
+            if reach_o < 66:
+                return (3 + sf) * 9
+            hi = sf
+            lo = -(sw if self.viennese else (3 if tm == 0 else (2 if pm < 33 else 1)))
+        else:
+            # Whoever cannot reach 66 wins at most 1: in Sixty-Six the winner on points leaves the
+            # other 65 or more of the 130 (the last trick's 10 included).
+            hi = 3 if to == 0 else (2 if po < 33 else 1)
+            if reach_m < 66:
+                hi = 1
+            if self.allow_close and (ts >= 6 or (ts == 4 and self.close_two)):
+                w = 3 if tm == 0 else 2
+                if w > hi:
+                    hi = w
+            lo = -(3 if tm == 0 else (2 if pm < 33 else 1))
+            if reach_o < 66:
+                lo = -1
+        return (lo + 3) | (hi + 3) << 3
+
+    def lead(self, hm: int, ho: int, pm: int, po: int, tm: int, to: int, qm: int, qo: int, cl: int, sw: int,
+             sf: int, ts: int, tc: int, claim: int, alpha: int, beta: int) -> int:
+        """Value for me, the leader, before anything is declared this turn (fail-soft)."""
+        self.nodes += 1
+        if claim and pm >= 66:
+            return self.claim_win(to, po, cl, sw, sf)
+        trump = self.trump
+        if not ts and not hm & (hm - 1):
+            # The last trick: one card each.
+            c = ctz(hm) if cython.compiled else hm.bit_length() - 1
+            f = ctz(ho) if cython.compiled else ho.bit_length() - 1
+            pts = P[c] + P[f] + (self.bonus_ok if cl == 0 else 0)
+            fc = self.false_claim(to, po, cl, sf) if claim else -4
+            if (c > f) if f // 6 == c // 6 else f // 6 != trump:
+                pm += qm + pts
+                v = (self.claim_win(to, po, cl, sw, sf) if pm >= 66 else
+                     self.all_played(pm, po, 1, to, cl, sf))
+            else:
+                po += qo + pts
+                ocl = SWAP[cl]
+                v = -(self.claim_win(tm, pm, ocl, sw, sf) if po >= 66 else
+                      self.all_played(po, pm, 1, tm, ocl, sf))
+            return fc if fc > v else v
+        k1 = po
+        k1 = (k1 << 8 | pm) << 48 | ho << 24 | hm
+        k2 = (tm | to << 1 | qm // 20 << 2 | qo // 20 << 5 | cl << 8 | sw << 10 | sf << 12 | ts << 14
+              | tc << 18 | claim << 23)
+        ent = self.tt_get(k1, k2) if cython.compiled else self.tt.get(k2 << 64 | k1, -1)
+        if ent >= 0:
+            lo = (ent & 7) - 3
+            hi = (ent >> 3 & 7) - 3
+            bm = (ent >> 6) - 1
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+        else:
+            bm = -1
+            ent = self.bounds(hm, ho, pm, po, tm, to, qm, qo, cl, sw, sf, ts, tc)
+            lo = (ent & 7) - 3
+            hi = (ent >> 3 & 7) - 3
+            if lo == hi:
+                self.store(k1, k2, lo, lo, -1)
+                return lo
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+        a0 = alpha
+        best = -4
+        move = -1
+        # Marriages the leader may declare now (queen bits of the suits).
+        pairs = hm & hm >> 1 & QUEENS if (tm or not self.marry_trick) and (ts or not self.s66) else 0
+        if self.manual and (claim or pairs):
+            best = self.false_claim(to, po, cl, sf)
+            if best > alpha:
+                alpha = best
+                if alpha >= beta:
+                    self.store(k1, k2, lo if lo > best else best, hi, -1)
+                    return best
+        # Sure winners: cards op cannot beat, now and (with the talon gone) later: trumps above op's
+        # trumps, and when op has no trump, cards above op's cards of their suit. Once the talon is
+        # gone op's hand only shrinks, so they can be cashed one after another.
+        otr = ho & self.tmask
+        sure = 0
+        now = 0
+        for s in range(4):
+            ms = hm & SUIT[s]
+            if ms:
+                os_ = ho & SUIT[s]
+                top = bitlen(os_) if cython.compiled else os_.bit_length()
+                if s == trump or not otr:
+                    sure |= ms >> top << top
+                elif os_ and not ts:
+                    now |= ms >> top << top
+        now |= sure
+        need = 66 - pm - qm
+        if now and need <= (22 if ts else _mask_points(hm | ho)):
+            # A claim op cannot stop: win the next trick (cash every sure winner once the talon is
+            # gone) and reach 66. (Checked only when a trick or a few could be enough.)
+            gain = _top_points(now) + _cheapest(ho, 1)
+            if sure and not ts and gain < need:
+                n = popcount(sure) if cython.compiled else sure.bit_count()
+                g = _mask_points(sure) + _cheapest(ho, n)
+                if g > gain:
+                    gain = g
+            if gain >= need:
+                v = self.claim_win(to, po, cl, sw, sf)
+                self.store(k1, k2, v, v, -1)
+                return v
+        # The leader's options, best first: one bit each in the order of SLOTS.
+        moves = 0
+        one = 1
+        first = -1
+        m = hm
+        while m:
+            c = ctz(m) if cython.compiled else (m & -m).bit_length() - 1
+            m &= m - 1
+            r = c % 6
+            if pairs and (r == 3 or (r == 2 and not self.leads_king)) and pairs >> (c - r + 2) & 1:
+                mv = MARRY + c
+                bit = 2 + c // 6 + (0 if r == 3 else 4)
+            else:
+                mv = c
+                if now >> c & 1:
+                    bit = 10 + (5 - r) * 4 + c // 6
+                elif c // 6 == trump:
+                    bit = 63 - r
+                else:
+                    bit = 34 + (5 - r) * 4 + c // 6
+            if mv == bm:
+                first = bit
+            else:
+                moves |= one << bit
+        if ts:
+            if hm & self.low_trump and (ts > 2 or self.exch_two) and (tm or not self.exch_trick):
+                if bm == EXCHANGE_MOVE:
+                    first = 0
+                else:
+                    moves |= 1
+            if self.allow_close and (ts > 2 or self.close_two):
+                if bm == CLOSE_MOVE:
+                    first = 1
+                else:
+                    moves |= 2
+        slots = trump * 64
+        while first >= 0 or moves:
+            if first >= 0:
+                mv = SLOTS[slots + first]
+                first = -1
+            else:
+                mv = SLOTS[slots + (ctz(moves) if cython.compiled else (moves & -moves).bit_length() - 1)]
+                moves &= moves - 1
+            if mv < 24:
+                v = self.respond(mv, 0, hm ^ 1 << mv, ho, pm, po, tm, to, qm, qo, cl, sw, sf, ts, tc, alpha,
+                                 beta)
+            elif mv >= MARRY:
+                c = mv - MARRY
+                val = 40 if c // 6 == trump else 20
+                if tm and not self.next_trick:
+                    pm2 = pm + val
+                    qm2 = qm
+                else:
+                    pm2 = pm
+                    qm2 = qm + val
+                if pm2 >= 66:  # a claim after the marriage is correct (by hand or automatic)
+                    v = self.claim_win(to, po, cl, sw, sf)
+                else:
+                    v = self.respond(c, 0, hm ^ 1 << c, ho, pm2, po, tm, to, qm2, qo, cl, sw, sf, ts, tc,
+                                     alpha, beta)
+            elif mv == EXCHANGE_MOVE:
+                v = self.lead(hm ^ self.low_trump | 1 << tc, ho, pm, po, tm, to, qm, qo, cl, sw, sf, ts,
+                              self.low_trump_card, 0, alpha, beta)
+            else:
+                v = self.lead(hm, ho, pm, po, tm, to, qm, qo, 1, 3 if to == 0 else (2 if po < 33 else 1),
+                              3 if to == 0 else 2, 0, 0, 0, alpha, beta)
+            if v > best:
+                best = v
+                move = mv
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        break
+        if best <= a0:
+            hi = best
+        elif best >= beta:
+            lo = best
+        else:
+            lo = best
+            hi = best
+        self.store(k1, k2, lo, hi, move)
+        return best
+
+    def married(self, suit: int, hm: int, pm: int, qm: int, alpha: int, beta: int) -> int:
+        """The root leader has declared the marriage in suit (points added): claim, or lead its K or Q."""
+        if pm >= 66:
+            return self.claim_win(self.to0, self.po0, self.cl0, self.sw0, self.sf0)
+        best = self.false_claim(self.to0, self.po0, self.cl0, self.sf0) if self.manual else -4
+        for r in range(2):
+            c = suit * 6 + 3 - r
+            if (r and self.leads_king) or best >= beta:
+                break
+            a = alpha if alpha > best else best
+            v = self.respond(c, 0, hm ^ 1 << c, self.ho0, pm, self.po0, self.tm0, self.to0, qm, self.qo0,
+                             self.cl0, self.sw0, self.sf0, self.ts0, self.tc0, a, beta)
+            if v > best:
+                best = v
+        return best
+
+    # ------------------------------------------------------------------ the root
+    def run_job(self, job: int, arg: int, fmask: int, hm: int, pm: int, qm: int, cl: int, sw: int, sf: int,
+                ts: int, tc: int, claim: int, alpha: int, beta: int) -> int:
+        """One test of a root job: the leader's position, a lead, an answer to a lead, or a marriage."""
+        if job == J_LEAD:
+            return self.lead(hm, self.ho0, pm, self.po0, self.tm0, self.to0, qm, self.qo0, cl, sw, sf, ts,
+                             tc, claim, alpha, beta)
+        if job == J_RESPOND:
+            return self.respond(arg, 0, hm ^ 1 << arg, self.ho0, pm, self.po0, self.tm0, self.to0, qm,
+                                self.qo0, cl, sw, sf, ts, tc, alpha, beta)
+        if job == J_FOLLOWER:
+            return -self.respond(arg, fmask, hm, self.ho0, pm, self.po0, self.tm0, self.to0, qm, self.qo0,
+                                 cl, sw, sf, ts, tc, -beta, -alpha)
+        return self.married(arg, hm, pm, qm, alpha, beta)
+
+    def exact(self, job: int, arg: int, fmask: int, hm: int, pm: int, qm: int, cl: int, sw: int, sf: int,
+              ts: int, tc: int, claim: int, hi: int) -> int:
+        """The exact value of a root job by null-window tests (the loop of :func:`exact`)."""
+        draws = self.s66
+        lo = -3
+        if hi == 0 and not draws:
+            hi = -1
+        t = 2 if hi == 3 else hi
+        while True:
+            v = self.run_job(job, arg, fmask, hm, pm, qm, cl, sw, sf, ts, tc, claim, t - 1, t)
+            if v >= t:
+                lo = v
+            else:
+                hi = v
+            if not draws:
+                if hi == 0:
+                    hi = -1
+                if lo == 0:
+                    lo = 1
+            if lo >= hi:
+                return lo
+            if v >= t:
+                t = lo + 1
+                if t == 0 and not draws:
+                    t = 1
+            else:
+                t = hi
+
+    def solve(self, job: int, arg: int, fmask: int, hm: int, pm: int, qm: int, cl: int, sw: int, sf: int,
+              ts: int, tc: int, claim: int, hi: int) -> int:
+        """:meth:`exact`, with the GIL released in the compiled core."""
+        if not cython.compiled:
+            return self.exact(job, arg, fmask, hm, pm, qm, cl, sw, sf, ts, tc, claim, hi)
+        with cython.nogil:
+            v = self.exact(job, arg, fmask, hm, pm, qm, cl, sw, sf, ts, tc, claim, hi)
+        return v
+
+    def setup(self, pos: tuple[Any, ...]) -> None:
+        """Take a position's rules, talon and root state; forget the previous search."""
+        flags = pos[16]
+        self.trump = pos[17]
+        self.s66 = 1 if flags & F_SIXTY_SIX else 0
+        self.manual = 0 if flags & F_AUTO else 1
+        self.viennese = 0 if flags & F_TOURNAMENT else 1
+        self.mirror = 1 if flags & F_MIRROR else 0
+        self.allow_close = 1 if flags & F_ALLOW_CLOSE else 0
+        self.close_two = 1 if flags & F_CLOSE_TWO else 0
+        self.exch_two = 1 if flags & F_EXCH_TWO else 0
+        self.exch_trick = 1 if flags & F_EXCH_TRICK else 0
+        self.marry_trick = 1 if flags & F_MARRY_TRICK else 0
+        self.leads_king = 1 if flags & F_LEADS_KING else 0
+        self.next_trick = 1 if flags & F_NEXT_TRICK else 0
+        self.tmask = SUIT[self.trump]
+        self.low_trump_card = self.trump * 6 + (0 if self.s66 else 1)
+        self.low_trump = 1 << self.low_trump_card
+        self.bonus_ok = 10 if self.s66 else 0
+        (self.ho0, self.po0, self.tm0, self.to0, self.qo0, self.cl0, self.sw0, self.sf0, self.ts0,
+         self.tc0) = pos[3], pos[5], pos[6], pos[7], pos[9], pos[10], pos[11], pos[12], pos[13], pos[14]
+        # What the trick's winner and loser draw when the open talon holds ts cards (0: the trump card).
+        stock = pos[18]
+        n = len(stock)
+        for t in range(14):
+            self.win_bit[t] = 0
+            self.lose_bit[t] = 0
+            self.fd_mask[t] = 0
+        for t in range(2, self.ts0 + 1, 2):
+            i = n - (t - 1)
+            self.win_bit[t] = 1 << stock[i]
+            self.lose_bit[t] = 1 << stock[i + 1] if t > 2 else 0
+            for c in stock[i:]:
+                self.fd_mask[t] |= 1 << c
+        self.nodes = 0
+        if cython.compiled:
+            self.gen += 1
+            if self.gen > 0xFFFF:
+                self.words = array("Q", bytes(16 * TT_SIZE))
+                self.bind()
+                self.gen = 1
+        else:
+            self.tt.clear()
+
+    def analyse(self, pos: tuple[Any, ...], want_actions: bool) -> tuple[int, dict[int, int], int]:
+        """Solve a position: (value for the player to move, {action code: value} if wanted, nodes)."""
+        self.setup(pos)
+        kind, arg, hm, pm, qm, claim = pos[0], pos[1], pos[2], pos[4], pos[8], pos[15]
+        ho, po, tm, to = self.ho0, self.po0, self.tm0, self.to0
+        cl, sw, sf, ts, tc = self.cl0, self.sw0, self.sf0, self.ts0, self.tc0
+        claim_value = self.claim_win(to, po, cl, sw, sf) if pm >= 66 else self.false_claim(to, po, cl, sf)
+        values: dict[int, int] = {}
+        if kind == K_ENDING:
+            values[A_CLAIM] = claim_value
+            values[A_PASS] = self.passed(pm, po, tm, to, cl, sf)
+            return max(values.values()), (values if want_actions else {}), 0
+        # Every action's value is searched after the position's own value, which bounds them all and
+        # leaves the transposition table full of their bounds.
+        if kind == K_FOLLOW:
+            c = arg
+            fmask = ho if ts else ho & HIGHER[c] or ho & SUIT[c // 6] or ho & self.tmask or ho
+            value = self.solve(J_FOLLOWER, c, fmask, hm, pm, qm, cl, sw, sf, ts, tc, 0, 3)
+            if want_actions:
+                m = fmask
+                while m:
+                    f = ctz(m)
+                    m &= m - 1
+                    values[f] = self.solve(J_FOLLOWER, c, 1 << f, hm, pm, qm, cl, sw, sf, ts, tc, 0, value)
+            return value, values, self.nodes
+        if kind == K_MARRIED:
+            value = self.solve(J_MARRIED, arg, 0, hm, pm, qm, cl, sw, sf, ts, tc, 0, 3)
+            if want_actions:
+                if self.manual:
+                    values[A_CLAIM] = claim_value
+                for r in range(2 - self.leads_king):
+                    c = arg * 6 + 3 - r
+                    values[c] = self.solve(J_RESPOND, c, 0, hm, pm, qm, cl, sw, sf, ts, tc, 0, value)
+            return value, values, self.nodes
+        value = self.solve(J_LEAD, 0, 0, hm, pm, qm, cl, sw, sf, ts, tc, claim, 3)
+        if not want_actions:
+            return value, values, self.nodes
+        if claim:
+            values[A_CLAIM] = claim_value
+        m = hm
+        while m:
+            c = ctz(m)
+            m &= m - 1
+            values[c] = self.solve(J_RESPOND, c, 0, hm, pm, qm, cl, sw, sf, ts, tc, 0, value)
+        if (tm or not self.marry_trick) and (ts or not self.s66):
+            for suit in range(4):
+                if hm >> (suit * 6 + 2) & hm >> (suit * 6 + 3) & 1:
+                    val = 40 if suit == self.trump else 20
+                    if tm and not self.next_trick:
+                        v = self.solve(J_MARRIED, suit, 0, hm, pm + val, qm, cl, sw, sf, ts, tc, 0, value)
+                    else:
+                        v = self.solve(J_MARRIED, suit, 0, hm, pm, qm + val, cl, sw, sf, ts, tc, 0, value)
+                    values[A_MARRY + suit] = v
+        if ts and hm & self.low_trump and (ts > 2 or self.exch_two) and (tm or not self.exch_trick):
+            values[A_EXCHANGE] = self.solve(J_LEAD, 0, 0, hm ^ self.low_trump | 1 << tc, pm, qm, cl, sw, sf,
+                                            ts, self.low_trump_card, 0, value)
+        if ts and self.allow_close and (ts > 2 or self.close_two):
+            values[A_CLOSE] = self.solve(J_LEAD, 0, 0, hm, pm, qm, 1, _table(to, po), 3 if to == 0 else 2,
+                                         0, 0, 0, value)
+        assert max(values.values()) == value
+        return value, values, self.nodes
+
+
+_local = threading.local()
+
+
+def analyse(pos: tuple[Any, ...], want_actions: bool) -> tuple[int, dict[int, int], int]:
+    """Solve a position: (value for the player to move, {action code: value} if wanted, nodes).
+
+    Each thread has its own :class:`Search`, so threads may call this at once.
+    """
+    search = getattr(_local, "search", None)
+    if search is None:
+        search = _local.search = Search()
+    result: tuple[int, dict[int, int], int] = search.analyse(pos, want_actions)
+    return result
