@@ -35,6 +35,8 @@ from bummerl.engine import Deal
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 from bummerl.server.games import LEVELS, GameHub, GameUnavailable, Listener
+from bummerl.server.limits import RateLimit
+from bummerl.server.online import Online, online_routes
 from bummerl.server.protocol import ProtocolError, error_message, parse_message
 from bummerl.server.thinker import DEFAULT_WORKERS, Thinker
 from bummerl.server.web_store import WebStore
@@ -109,10 +111,11 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
                analysis_samples: int = 100, review_samples: int = 24) -> Starlette:
     """The web game over the game store in ``home`` (default: the user's data directory); the computer
     thinks in ``workers`` processes (0: one background thread, for quick tests)."""
-    state: dict[str, GameHub] = {}
+    state: dict[str, Any] = {}
 
     def hub() -> GameHub:
-        return state["hub"]
+        hub: GameHub = state["hub"]
+        return hub
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -121,6 +124,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         pool = Thinker(workers) if thinker is None else thinker
         state["hub"] = app.state.hub = GameHub(store, pool, analysis_samples=analysis_samples,
                                                review_samples=review_samples)
+        state["online"] = app.state.online = Online(state["hub"])  # games between two people
         try:
             yield
         finally:
@@ -204,19 +208,27 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         await game.join(listener)
         game.kick()
         side_tasks: set[asyncio.Task[None]] = set()
+        limit = RateLimit()
         try:
             while True:
                 raw = await ws.receive()
                 if raw["type"] == "websocket.disconnect":
                     break
                 text: str | bytes = raw["text"] if raw.get("text") is not None else raw.get("bytes") or b""
+                if not limit.allow():  # a flood: one error per run of refused messages (server/limits.py)
+                    if limit.refused_since_allowed == 1:
+                        send(error_message(f"too many messages: at most {limit.rate:g} a second"))
+                    continue
                 try:
                     message = parse_message(text)
                 except ProtocolError as err:
                     send(error_message(str(err)))
                     continue
                 if message.type == "act":
+                    moves = len(game.table.events)
                     await game.handle(seat, message, send)
+                    if len(game.table.events) > moves:  # it moved the game on: not part of a flood
+                        limit.refund()
                 else:  # the analysis and the review take a while: keep reading meanwhile
                     task = asyncio.create_task(game.handle(seat, message, send))
                     side_tasks.add(task)
@@ -244,6 +256,9 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         Route("/api/stats", stats),
         Route("/api/rules", rules_text),
         WebSocketRoute("/ws/games/{game_id}", game_socket),
+        Route("/friend", page("friend.html")),
+        Route("/friend/{invite}", page("friend.html")),
+        *online_routes(lambda: state["online"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -288,6 +288,9 @@ class GameHub:
         self.committer = Committer(store)
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._admin_thread = ThreadPoolExecutor(1, thread_name_prefix="bummerl-store")
+        #: Brings back a stored game that is not against the computer (None: not such a game); set by
+        #: server/online.py for games between two people.
+        self.load_special: Callable[[str], Awaitable[LiveGame | None]] | None = None
 
     async def _admin(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call (a commit: creating, leasing, releasing) in the one admin thread, in order, so
@@ -330,6 +333,8 @@ class GameHub:
         return await asyncio.shield(loading)
 
     async def _load(self, game_id: str) -> LiveGame:
+        if self.load_special is not None and (special := await self.load_special(game_id)) is not None:
+            return special
         def load() -> tuple[PlaySession, dict[int, str]]:
             self.store.lease(game_id)
             try:

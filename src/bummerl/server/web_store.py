@@ -47,6 +47,28 @@ WEB_MIGRATIONS: list[tuple[str, ...]] = [
             PRIMARY KEY (game_id, seat)
         )""",
     ),
+    (  # 2: players without passwords (a name and the SHA-256 of a secret key; Glicko-2 rating) and the
+       # games between two of them (server/players.py)
+        """CREATE TABLE IF NOT EXISTS web_players (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            folded TEXT NOT NULL UNIQUE,
+            key_hash TEXT NOT NULL UNIQUE,
+            rating REAL NOT NULL DEFAULT 1500,
+            deviation REAL NOT NULL DEFAULT 350,
+            volatility REAL NOT NULL DEFAULT 0.06,
+            games INTEGER NOT NULL DEFAULT 0,
+            created TEXT NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_friend_games (
+            game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            invite TEXT NOT NULL UNIQUE,
+            player0 TEXT REFERENCES web_players (id),
+            player1 TEXT REFERENCES web_players (id),
+            rated INTEGER NOT NULL DEFAULT 0,
+            rated_done INTEGER NOT NULL DEFAULT 0
+        )""",
+    ),
 ]
 _SCHEMA_KEY = "web.schema"
 
@@ -90,6 +112,16 @@ class WebStore:
                     self._db.execute("ROLLBACK")
                     raise
                 self._db.execute("COMMIT")
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The web's connection to the database (for the web's own tables; hold :attr:`lock`)."""
+        return self._db
+
+    @property
+    def lock(self) -> threading.Lock:
+        """The lock every use of :attr:`db` holds."""
+        return self._lock
 
     def close(self) -> None:
         """Release the leases and close the database."""

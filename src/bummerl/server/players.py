@@ -1,0 +1,231 @@
+"""Players without passwords, and the games between two of them, in the web's tables of the game store.
+
+A player picks a name (unique per server, compared case- and width-insensitively) and gets a secret
+player key, which the browser keeps; the server stores only the key's SHA-256, so a copy of the database
+does not let anyone act as a player. A friend game records who sits where, its invitation code (the link
+that gives the free seat to whoever opens it first), whether it is rated, and whether its rating is done.
+The tables come from the web's append-only schema steps (:data:`~bummerl.server.web_store.WEB_MIGRATIONS`).
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> from bummerl.server.web_store import WebStore
+>>> with WebStore(Path(tempfile.mkdtemp())) as web:
+...     players = Players(web)
+...     alice, key = players.register("Alice")
+...     players.by_key(key) == alice, players.by_key("guess"), alice.rating.rating
+(True, None, 1500.0)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import sqlite3
+import unicodedata
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from bummerl.errors import BummerlError
+from bummerl.ratings import Rating, update_pair
+from bummerl.server.web_store import WebStore
+from bummerl.store import StoreError
+
+__all__ = ["MAX_NAME", "FriendGame", "NameTaken", "Player", "Players", "check_name", "hash_key"]
+
+#: The longest player name (characters).
+MAX_NAME = 20
+_NAME = re.compile(r"^\w[\w .'-]*$")
+#: Names that would read as someone else in the game's texts.
+_RESERVED = {"you", "computer", "friend", "spectator"}
+
+
+class NameTaken(BummerlError):
+    """The name is another player's."""
+
+
+def check_name(name: object) -> str:
+    """A valid player name (trimmed, NFC) or :class:`~bummerl.errors.BummerlError` saying why not.
+
+    >>> check_name("  Anna-Lena ")
+    'Anna-Lena'
+    >>> check_name("<script>")
+    Traceback (most recent call last):
+    ...
+    bummerl.errors.BummerlError: a name is letters, digits, spaces and . ' - (starting with a letter or digit)
+    """
+    if not isinstance(name, str):
+        raise BummerlError("the name must be a string")
+    name = unicodedata.normalize("NFC", " ".join(name.split()))
+    if not name:
+        raise BummerlError("choose a name")
+    if len(name) > MAX_NAME:
+        raise BummerlError(f"a name is at most {MAX_NAME} characters")
+    if not _NAME.match(name):
+        raise BummerlError("a name is letters, digits, spaces and . ' - (starting with a letter or digit)")
+    if _fold(name) in _RESERVED:
+        raise BummerlError(f"the name {name!r} is reserved")
+    return name
+
+
+def _fold(name: str) -> str:
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def hash_key(key: str) -> str:
+    """The stored form of a player key."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A registered player (never holds the key)."""
+
+    id: str
+    name: str
+    rating: Rating
+    games: int
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"name", "rating", "deviation", "games"}`` (the id stays on the server)."""
+        return {"name": self.name, "rating": round(self.rating.rating),
+                "deviation": round(self.rating.deviation), "games": self.games}
+
+
+@dataclass(frozen=True, slots=True)
+class FriendGame:
+    """A game between two players: the seats' player ids (None: not taken yet) and its invitation."""
+
+    game_id: str
+    invite: str
+    players: tuple[str | None, str | None]
+    rated: bool
+    rated_done: bool
+
+    def seat_of(self, player_id: str) -> int | None:
+        """The seat this player holds, or None."""
+        for seat, holder in enumerate(self.players):
+            if holder == player_id:
+                return seat
+        return None
+
+
+_PLAYER_COLUMNS = "id, name, rating, deviation, volatility, games"
+_FRIEND_COLUMNS = "game_id, invite, player0, player1, rated, rated_done"
+
+
+class Players:
+    """The players and friend games of a :class:`~bummerl.server.web_store.WebStore`."""
+
+    def __init__(self, web: WebStore) -> None:
+        self.web = web
+
+    def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self.web.lock:
+            return list(self.web.db.execute(sql, args).fetchall())
+
+    # ------------------------------------------------------------------ players
+
+    def register(self, name: str) -> tuple[Player, str]:
+        """A new player with a valid, free name: (the player, the secret key to give the browser)."""
+        name = check_name(name)
+        key = secrets.token_urlsafe(24)
+        player_id = uuid.uuid4().hex
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        with self.web.lock:
+            try:
+                self.web.db.execute(
+                    "INSERT INTO web_players (id, name, folded, key_hash, created) VALUES (?, ?, ?, ?, ?)",
+                    (player_id, name, _fold(name), hash_key(key), now))
+            except sqlite3.IntegrityError:
+                raise NameTaken(f"the name {name!r} is taken: choose another") from None
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot save the player: {err}") from None
+        return Player(player_id, name, Rating(), 0), key
+
+    def by_key(self, key: str) -> Player | None:
+        """The player whose key this is, or None."""
+        if not key or len(key) > 200:
+            return None
+        rows = self._query(f"SELECT {_PLAYER_COLUMNS} FROM web_players WHERE key_hash = ?", (hash_key(key),))
+        return _player(rows[0]) if rows else None
+
+    def by_name(self, name: str) -> Player | None:
+        """The player with this name (any case), or None."""
+        rows = self._query(f"SELECT {_PLAYER_COLUMNS} FROM web_players WHERE folded = ?", (_fold(name),))
+        return _player(rows[0]) if rows else None
+
+    def by_id(self, player_id: str) -> Player | None:
+        """The player with this id, or None."""
+        rows = self._query(f"SELECT {_PLAYER_COLUMNS} FROM web_players WHERE id = ?", (player_id,))
+        return _player(rows[0]) if rows else None
+
+    # ------------------------------------------------------------------ friend games
+
+    def add_friend_game(self, game_id: str, host: Player, *, rated: bool) -> FriendGame:
+        """Record a new friend game with the host at seat 0 and seat 1 free (its invitation made now)."""
+        invite = secrets.token_urlsafe(12)
+        with self.web.lock:
+            self.web.db.execute("INSERT INTO web_friend_games (game_id, invite, player0, rated) "
+                                "VALUES (?, ?, ?, ?)", (game_id, invite, host.id, int(rated)))
+        return FriendGame(game_id, invite, (host.id, None), rated, False)
+
+    def friend_game(self, *, invite: str = "", game_id: str = "") -> FriendGame | None:
+        """The friend game of an invitation code or a game id, or None."""
+        column, value = ("invite", invite) if invite else ("game_id", game_id)
+        rows = self._query(f"SELECT {_FRIEND_COLUMNS} FROM web_friend_games WHERE {column} = ?", (value,))
+        return _friend(rows[0]) if rows else None
+
+    def take_seat(self, game_id: str, player: Player) -> int | None:
+        """Give the free seat to ``player`` (the first to ask gets it); their seat, or None for a watcher."""
+        with self.web.lock:
+            self.web.db.execute("UPDATE web_friend_games SET player1 = ? WHERE game_id = ? "
+                                "AND player1 IS NULL AND player0 != ?", (player.id, game_id, player.id))
+        game = self.friend_game(game_id=game_id)
+        return None if game is None else game.seat_of(player.id)
+
+    def games_of(self, player: Player) -> list[FriendGame]:
+        """The player's friend games, the newest first."""
+        rows = self._query(f"SELECT {', '.join('f.' + c for c in _FRIEND_COLUMNS.split(', '))} "
+                           "FROM web_friend_games f JOIN games g ON g.id = f.game_id "
+                           "WHERE f.player0 = ? OR f.player1 = ? ORDER BY g.updated DESC",
+                           (player.id, player.id))
+        return [_friend(r) for r in rows]
+
+    def rate(self, game_id: str, winner: int) -> bool:
+        """Update both players' ratings for a finished rated game won by seat ``winner``, once: True when
+        this call rated it (False: not rated, not both seats taken, or rated before)."""
+        with self.web.lock:
+            db = self.web.db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                row = db.execute("SELECT player0, player1 FROM web_friend_games WHERE game_id = ? "
+                                 "AND rated = 1 AND rated_done = 0 AND player1 IS NOT NULL",
+                                 (game_id,)).fetchone()
+                if row is None:
+                    db.execute("ROLLBACK")
+                    return False
+                select = f"SELECT {_PLAYER_COLUMNS} FROM web_players WHERE id = ?"
+                found = [db.execute(select, (pid,)).fetchone() for pid in row]
+                first, second = (_player(r) for r in found)
+                new = update_pair(first.rating, second.rating, 1.0 if winner == 0 else 0.0)
+                for player, rating in zip((first, second), new, strict=True):
+                    db.execute("UPDATE web_players SET rating = ?, deviation = ?, volatility = ?, "
+                               "games = games + 1 WHERE id = ?",
+                               (rating.rating, rating.deviation, rating.volatility, player.id))
+                db.execute("UPDATE web_friend_games SET rated_done = 1 WHERE game_id = ?", (game_id,))
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        return True
+
+
+def _player(row: tuple[Any, ...]) -> Player:
+    return Player(str(row[0]), str(row[1]), Rating(float(row[2]), float(row[3]), float(row[4])), int(row[5]))
+
+
+def _friend(row: tuple[Any, ...]) -> FriendGame:
+    return FriendGame(str(row[0]), str(row[1]), (row[2], row[3]), bool(row[4]), bool(row[5]))

@@ -1,0 +1,139 @@
+// Play a friend: choose a name (the browser keeps the secret player key), invite, join, watch.
+// Every name and text from the server is shown with textContent (never as HTML).
+
+const KEY = "bummerl.player";
+const $ = (id) => document.getElementById(id);
+const invite = location.pathname.startsWith("/friend/") ? decodeURIComponent(location.pathname.slice(8)) : "";
+
+function me() {
+  try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch { return null; }
+}
+
+function status(text, bad = false) {
+  $("online-status").textContent = text;
+  $("online-status").className = bad ? "loss" : "";
+}
+
+async function api(path, body) {
+  const player = me();
+  const response = await fetch(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "Content-Type": "application/json", ...(player ? { "X-Player-Key": player.key } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer = await response.json();
+  if (!response.ok) throw new Error(answer.error || response.statusText);
+  return answer;
+}
+
+function item(text, href) {
+  const li = document.createElement("li");
+  const a = document.createElement("a");
+  a.textContent = text;
+  a.href = href;
+  li.append(a);
+  return li;
+}
+
+async function showMe() {
+  let page;
+  try {
+    page = await api("/api/players/me");
+  } catch {
+    localStorage.removeItem(KEY);  // a key this server does not know (e.g. a new database)
+    return false;
+  }
+  $("me-name").textContent = page.name;
+  $("me-rating").textContent = String(page.rating);
+  $("me-deviation").textContent = String(page.deviation);
+  $("me-games").textContent = String(page.games);
+  $("me-box").hidden = false;
+  const list = $("games");
+  list.replaceChildren(...page.friend_games.map((g) => item(`${g.players[0]} vs ${g.players[1]} · ${g.state}${g.rated ? " · rated" : ""}`, g.link)));
+  $("games-box").hidden = page.friend_games.length === 0;
+  return true;
+}
+
+async function chooseName(event) {
+  event.preventDefault();
+  try {
+    const answer = await api("/api/players", { name: $("name").value });
+    localStorage.setItem(KEY, JSON.stringify({ name: answer.name, key: answer.key }));
+    $("name-box").hidden = true;
+    await start();
+  } catch (err) {
+    status(err.message, true);
+  }
+}
+
+async function createInvitation(event) {
+  event.preventDefault();
+  try {
+    const answer = await api("/api/friends", { rules: $("rules").value, cards: $("cards").value, rated: $("rated").checked });
+    $("invite-link").value = answer.link;
+    $("play-link").href = answer.url;
+    $("invite-made").hidden = false;
+    $("online").dataset.state = "invited";
+    status("Invitation made.");
+  } catch (err) {
+    status(err.message, true);
+  }
+}
+
+function watch() {
+  $("watch-box").hidden = false;
+  $("online").dataset.state = "watching";
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/watch/${encodeURIComponent(invite)}`);
+  socket.addEventListener("message", (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.type === "events") {
+      for (const ev of msg.events) {
+        const li = document.createElement("li");
+        li.textContent = ev.text;
+        $("watch-log").append(li);
+      }
+    } else if (msg.type === "watch") {
+      $("watch-players").textContent = `${msg.players[0].name} vs ${msg.players[1].name} · deal ${msg.deal_number} · ${msg.phase}`;
+      const trick = msg.lead ? ` · on the table: ${msg.lead}` : "";
+      $("watch-table").textContent = `Game points still needed: ${msg.score.join(" – ")} · trump ${msg.trump}${
+        msg.trump_card ? ` (${msg.trump_card} face up)` : ""} · talon ${msg.talon_size}${trick}`;
+    } else if (msg.type === "error") {
+      status(msg.reason, true);
+    }
+  });
+}
+
+async function join() {
+  try {
+    const answer = await api(`/api/friends/${encodeURIComponent(invite)}/join`, {});
+    if (answer.seat !== null && answer.url) {
+      location.replace(answer.url);  // the game page, at this player's seat (same key: same seat)
+      return;
+    }
+    status(`${answer.players[0]} and ${answer.players[1]} are playing; you are watching.`);
+    watch();
+  } catch (err) {
+    status(err.message, true);
+  }
+}
+
+async function start() {
+  if (!me() || !(await showMe())) {
+    $("name-box").hidden = false;
+    $("online").dataset.state = "name";
+    $("name").focus();
+    if (invite) status("Choose a name to take the free seat (or to watch).");
+    return;
+  }
+  if (invite) {
+    await join();
+  } else {
+    $("invite-box").hidden = false;
+    $("online").dataset.state = "ready";
+  }
+}
+
+$("name-form").addEventListener("submit", chooseName);
+$("invite-form").addEventListener("submit", createInvitation);
+start();

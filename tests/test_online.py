@@ -1,0 +1,277 @@
+"""Play a friend (server/online.py, server/players.py): players without passwords, invitations, both seats
+over the per-seat WebSocket, reconnects and restarts, spectators who never see a hidden card, ratings, and
+hostile clients (Starlette's test client; the browser test is in test_web_online.py)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from bummerl.server import create_app
+from bummerl.server.online import KEY_HEADER
+from helpers.web import cards_mentioned, hidden_from
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(home=tmp_path, workers=0)) as c:
+        yield c
+
+
+def register(client: TestClient, name: str) -> dict[str, Any]:
+    answer = client.post("/api/players", json={"name": name})
+    assert answer.status_code == 201, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def key(player: dict[str, Any]) -> dict[str, str]:
+    return {KEY_HEADER: player["key"]}
+
+
+def invite(client: TestClient, host: dict[str, Any], **body: Any) -> dict[str, Any]:
+    answer = client.post("/api/friends", json=body, headers=key(host))
+    assert answer.status_code == 201, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def join(client: TestClient, made: dict[str, Any], player: dict[str, Any]) -> dict[str, Any]:
+    answer = client.post(f"/api/friends/{made['invite']}/join", headers=key(player))
+    assert answer.status_code == 200, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def socket(client: TestClient, seat: dict[str, Any]) -> Any:
+    return client.websocket_connect(f"/ws/games/{seat['id']}?token={seat['token']}")
+
+
+def next_of(ws: Any, kind: str, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The next message of ``kind`` (events before it go to ``log``)."""
+    while True:
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == "events" and log is not None:
+            log += msg["events"]
+        if msg["type"] == kind:
+            return msg
+
+
+# ----------------------------------------------------------------------------- players
+
+
+def test_a_player_gets_a_secret_key_that_is_stored_only_as_a_hash(client: TestClient) -> None:
+    ann = register(client, "  Ann  Marie ")
+    assert ann["name"] == "Ann Marie" and ann["rating"] == 1500 and len(ann["key"]) >= 30
+    assert client.get("/api/players/me", headers=key(ann)).json()["name"] == "Ann Marie"
+    assert client.get("/api/players/me", headers={KEY_HEADER: "guess"}).status_code == 401
+    assert client.get("/api/players/ann%20marie").json()["name"] == "Ann Marie"
+    with sqlite3.connect(client.app.state.hub.store.store.path) as db:  # type: ignore[attr-defined]
+        dump = "\n".join(db.iterdump())
+    assert ann["key"] not in dump and "Ann Marie" in dump
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("<script>x", "letters"),
+    ("<b>a</b>", "letters"),
+    ("x" * 21, "at most 20"),
+    ("", "choose a name"),
+    ("You", "reserved"),
+    (7, "string"),
+])
+def test_a_bad_name_is_refused_with_the_reason(client: TestClient, name: Any, reason: str) -> None:
+    answer = client.post("/api/players", json={"name": name})
+    assert answer.status_code == 400 and reason in answer.json()["error"]
+
+
+def test_names_are_unique_whatever_their_case(client: TestClient) -> None:
+    register(client, "Bob")
+    answer = client.post("/api/players", json={"name": "BOB"})
+    assert answer.status_code == 409 and "taken" in answer.json()["error"]
+
+
+# ----------------------------------------------------------------------------- invitations and seats
+
+
+def test_the_first_to_open_the_link_takes_the_seat_then_it_is_for_spectators(client: TestClient) -> None:
+    ann, bob, cid = register(client, "Ann"), register(client, "Bob"), register(client, "Cid")
+    made = invite(client, ann, rules="sixty-six", cards="german")
+    assert made["seat"] == 0 and made["players"] == ["Ann", "Friend"]
+    assert made["link"] == f"http://testserver/friend/{made['invite']}"
+    bobs = join(client, made, bob)
+    assert bobs["seat"] == 1 and bobs["players"] == ["Ann", "Bob"] and bobs["token"] != made["token"]
+    assert join(client, made, bob) == bobs  # the same key: the same seat and token
+    anns = join(client, made, ann)
+    assert anns["seat"] == 0 and anns["token"] == made["token"]
+    cids = join(client, made, cid)
+    assert cids["seat"] is None and "token" not in cids
+    nobody = client.post(f"/api/friends/{made['invite']}/join")
+    assert nobody.status_code == 401
+    assert client.post("/api/friends/nosuch/join", headers=key(cid)).status_code == 404
+    games = client.get("/api/players/me", headers=key(bob)).json()["friend_games"]
+    assert [(g["id"], g["seat"], g["players"]) for g in games] == [(made["id"], 1, ["Ann", "Bob"])]
+
+
+def test_the_host_waits_for_the_friend_and_sees_their_name_arrive(client: TestClient) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    made = invite(client, ann)
+    with socket(client, made) as ws:
+        view = next_of(ws, "view")
+        assert view["players"][1]["name"] == "Friend"
+        if view["waiting_for"] == 0:
+            ws.send_json({"type": "act", "action": view["deal"]["legal"][0]})
+            assert "wait for your friend" in next_of(ws, "error")["reason"]
+        join(client, made, bob)
+        assert next_of(ws, "view")["players"][1] == {"name": "Bob", "kind": "human"}
+
+
+def play(client: TestClient, seats: list[dict[str, Any]], rng: random.Random, *,
+         until_tricks: int | None = None, watch: Any = None, check: Any = None) -> dict[str, Any]:
+    """Both seats play random legal moves (``next`` between deals) until the game is over or the first deal
+    has ``until_tricks`` tricks; ``check(frame)`` sees every spectator frame. Answers the last view."""
+    with socket(client, seats[0]) as a, socket(client, seats[1]) as b:
+        sockets = [a, b]
+        views = [next_of(s, "view") for s in sockets]
+        while True:
+            view = views[0]
+            if view["phase"] == "game_over":
+                return view
+            if until_tricks is not None and len(view["deal"]["tricks"]) >= until_tricks:
+                return view
+            if view["phase"] == "deal_over":
+                actor, action = 0, "next"
+            else:
+                actor = view["waiting_for"]
+                action = rng.choice(views[actor]["deal"]["legal"])
+            sockets[actor].send_json({"type": "act", "action": action})
+            views = [next_of(s, "view") for s in sockets]
+            if watch is not None:
+                log: list[dict[str, Any]] = []
+                frame = next_of(watch, "watch", log)
+                check({**frame, "events": log})
+
+
+def test_both_seats_play_and_an_action_for_the_other_seat_is_refused(client: TestClient) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    made = invite(client, ann)
+    bobs = join(client, made, bob)
+    seats = [made, bobs]
+    with socket(client, made) as a, socket(client, bobs) as b:
+        views = [next_of(a, "view"), next_of(b, "view")]
+        assert [v["seat"] for v in views] == [0, 1]
+        assert not set(views[0]["deal"]["hand"]) & set(views[1]["deal"]["hand"])
+        idle = 1 - views[0]["waiting_for"]
+        move = views[1 - idle]["deal"]["legal"][0]
+        [a, b][idle].send_json({"type": "act", "action": move})
+        assert "turn" in next_of([a, b][idle], "error")["reason"]
+    last = play(client, seats, random.Random(1), until_tricks=2)
+    assert len(last["deal"]["tricks"]) >= 2
+
+
+def test_a_server_restart_gives_each_player_back_their_seat(tmp_path: Path) -> None:
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:
+        ann, bob = register(client, "Ann"), register(client, "Bob")
+        made = invite(client, ann)
+        bobs = join(client, made, bob)
+        before = play(client, [made, bobs], random.Random(2), until_tricks=2)
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:
+        again = [join(client, made, ann), join(client, made, bob)]
+        assert [s["token"] for s in again] == [made["token"], bobs["token"]]
+        with socket(client, again[1]) as b:
+            view = next_of(b, "view")
+        assert view["deal"]["tricks"] == before["deal"]["tricks"] and view["players"][1]["name"] == "Bob"
+        after = play(client, again, random.Random(3), until_tricks=3)
+        assert after["deal"]["tricks"][:len(before["deal"]["tricks"])] == before["deal"]["tricks"]
+
+
+# ----------------------------------------------------------------------------- spectators
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_spectator_never_gets_a_hidden_card(client: TestClient, seed: int) -> None:
+    ann, bob, cid = register(client, "Ann"), register(client, "Bob"), register(client, "Cid")
+    made = invite(client, ann, rules=["standard", "sixty-six"][seed % 2])
+    bobs = join(client, made, bob)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    frames: list[int] = []
+
+    def check(frame: dict[str, Any]) -> None:
+        deal = hub.live[made["id"]].table.deal
+        hidden = hidden_from(deal, 0) | hidden_from(deal, 1)
+        assert not cards_mentioned(frame) & hidden, (frame, hidden)
+        frames.append(1)
+
+    assert join(client, made, cid)["seat"] is None
+    with client.websocket_connect(f"/ws/watch/{made['invite']}") as watch:
+        log: list[dict[str, Any]] = []
+        first = next_of(watch, "watch", log)
+        check({**first, "events": log})
+        last = play(client, [made, bobs], random.Random(seed), watch=watch, check=check)
+        watch.send_json({"type": "act", "action": "next"})
+        assert "only watch" in next_of(watch, "error")["reason"]
+    assert last["phase"] == "game_over" and len(frames) > 20
+
+
+def test_a_spectator_socket_needs_a_real_invitation(client: TestClient) -> None:
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws/watch/nosuch") as ws:
+        ws.receive_json()
+
+
+# ----------------------------------------------------------------------------- ratings
+
+
+def test_a_rated_game_updates_both_ratings_once_and_an_unrated_one_none(client: TestClient) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    made = invite(client, ann)
+    last = play(client, [made, join(client, made, bob)], random.Random(6))
+    winner, loser = (ann, bob) if last["winner"] == 0 else (bob, ann)
+    mine = client.get("/api/players/me", headers=key(winner)).json()
+    theirs = client.get("/api/players/me", headers=key(loser)).json()
+    assert mine["rating"] > 1500 > theirs["rating"] and mine["games"] == theirs["games"] == 1
+    assert mine["deviation"] < 350 and mine["friend_games"][0]["state"] == "finished"
+    unrated = invite(client, ann, rated=False)
+    play(client, [unrated, join(client, unrated, bob)], random.Random(7))
+    assert client.get("/api/players/me", headers=key(winner)).json()["rating"] == mine["rating"]
+    assert client.get(f"/api/games/{made['id']}/record").status_code == 200
+
+
+# ----------------------------------------------------------------------------- hostile clients
+
+
+def test_wrong_and_borrowed_tokens_get_nothing(client: TestClient) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    first, second = invite(client, ann), invite(client, bob)
+    for url in (f"/ws/games/{first['id']}?token=guess", f"/ws/games/{first['id']}?token={second['token']}",
+                f"/ws/games/{first['id']}"):
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(url) as ws:
+            ws.receive_json()
+
+
+def test_a_huge_message_and_a_flood_get_an_error_and_the_connection_stays_usable(client: TestClient) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    made = invite(client, ann)
+    bobs = join(client, made, bob)
+    with socket(client, made) as a, socket(client, bobs) as b:
+        views = [next_of(a, "view"), next_of(b, "view")]
+        mover = views[0]["waiting_for"]
+        ws = [a, b][mover]
+        ws.send_text("x" * 1_000_000)
+        assert "too large" in next_of(ws, "error")["reason"]
+        for _ in range(1000):
+            ws.send_json({"type": "act", "action": "dance"})
+        reasons: list[str] = []
+        while not any("too many messages" in r for r in reasons):
+            reasons.append(next_of(ws, "error")["reason"])
+        assert len(reasons) <= 60  # the burst is answered, then one error for the whole flood
+        time.sleep(2.5)  # the bucket refills (20 a second)
+        ws.send_json({"type": "act", "action": views[mover]["deal"]["legal"][0]})
+        view = next_of(ws, "view")
+        assert view["waiting_for"] != mover or view["deal"]["lead"] is None

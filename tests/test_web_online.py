@@ -1,0 +1,122 @@
+"""Play a friend in a real browser (Playwright driving Debian's chromium): A chooses a name and invites, B
+opens the link and chooses a name, they play tricks by clicks in two browser contexts, B reloads and
+continues at the same seat; a third context only watches. One test, generous timeouts (two cores)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from helpers.web import CHROMIUM, CHROMIUM_ARGS, ServerProcess, running_server
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
+
+expect = playwright_api.expect
+TIMEOUT = 30_000  # ms
+SETTINGS = '{"speed": "instant", "cards": "french", "level": "easy", "rules": "standard"}'
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with running_server(tmp_path_factory.mktemp("online")) as s:
+        yield s
+
+
+class Person:
+    """One browser context (its own local storage: its own player key), with console errors collected."""
+
+    def __init__(self, browser: Any, server: ServerProcess, name: str) -> None:
+        self.context = browser.new_context(viewport={"width": 1100, "height": 800})
+        self.context.set_default_timeout(TIMEOUT)
+        expect.set_options(timeout=TIMEOUT)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(server.url + "/")
+        self.page.evaluate(f"localStorage.setItem('bummerl.settings', '{SETTINGS}')")
+        self.name = name
+
+    def choose_name(self) -> None:
+        self.page.fill("#name", self.name)
+        self.page.click('[data-action="name"]')
+
+    def game(self) -> Any:
+        return self.page.locator("#game")
+
+    def tricks(self) -> int:
+        return int(self.game().get_attribute("data-tricks") or 0)
+
+
+def test_two_friends_play_by_clicks_and_one_reloads(browser: Any, server: ServerProcess) -> None:
+    ann, bob, cid = (Person(browser, server, n) for n in ("Ann", "Bob", "Cid"))
+    ann.page.goto(server.url + "/friend")
+    ann.choose_name()
+    expect(ann.page.locator("#me-name")).to_have_text("Ann")
+    ann.page.click('[data-action="invite"]')
+    expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
+    link = ann.page.locator("#invite-link").input_value()
+    assert link.startswith(server.url + "/friend/")
+    ann.page.click("#play-link")
+    expect(ann.game()).to_have_attribute("data-connected", "true")
+
+    bob.page.goto(link)
+    bob.choose_name()
+    expect(bob.page).to_have_url(re.compile(r"/play/[0-9a-f]+"))
+    expect(bob.game()).to_have_attribute("data-connected", "true")
+    expect(ann.page.locator("#subtitle")).to_contain_text("Bob")
+    expect(bob.page.locator("#subtitle")).to_contain_text("Ann")
+
+    def mover() -> Person:
+        """The one whose turn it is, once both pages show the same moment (polled, up to TIMEOUT)."""
+        for _ in range(TIMEOUT // 100):
+            turns = [p.game().get_attribute("data-turn") for p in (ann, bob)]
+            logs = {p.page.locator("#log li").count() for p in (ann, bob)}
+            if sorted(turns) == ["me", "opponent"] and len(logs) == 1:
+                return ann if turns[0] == "me" else bob
+            ann.page.wait_for_timeout(100)
+        raise AssertionError(f"no one to move: {turns}")
+
+    def play_one_card() -> None:
+        """Whoever's turn it is clicks their first playable card; both pages show it."""
+        who = mover()
+        before = who.page.locator("#log li").count()
+        who.page.locator('#hand [data-action^="play "]').first.click()
+        for p in (ann, bob):
+            expect(p.page.locator("#log li")).not_to_have_count(before)
+
+    for _ in range(4):  # two tricks
+        play_one_card()
+    expect(bob.game()).to_have_attribute("data-tricks", "2")
+    hand = sorted(bob.page.locator("#hand [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)"))
+
+    bob.page.reload()  # the same browser, the same seat, the same hand
+    expect(bob.game()).to_have_attribute("data-connected", "true")
+    expect(bob.game()).to_have_attribute("data-tricks", "2")
+    cards = bob.page.locator("#hand [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert sorted(cards) == hand
+    play_one_card()
+    expect(bob.page.locator("#log li").last).to_be_visible()
+
+    cid.page.goto(link)  # the seat is taken: Cid watches
+    cid.choose_name()
+    expect(cid.page.locator("#online")).to_have_attribute("data-state", "watching")
+    expect(cid.page.locator("#watch-players")).to_contain_text("Ann vs Bob")
+    assert cid.page.locator("#hand").count() == 0
+    for p in (ann, bob, cid):
+        assert [e for e in p.errors if "WebSocket" not in e] == [], p.errors
+        p.context.close()
