@@ -11,6 +11,7 @@ from bummerl.cards import Card, CardParseError, Rank, Suit
 from bummerl.engine import Deal, DeckError, IllegalActionError, Outcome, Trick
 from bummerl.errors import BummerlError
 from bummerl.rules import PRESETS, Rules, RulesError
+from bummerl.setup import PositionError, Setup
 from bummerl.view import View
 
 
@@ -37,9 +38,11 @@ __all__ = [
     "DeckError",
     "IllegalActionError",
     "Outcome",
+    "PositionError",
     "Rank",
     "Rules",
     "RulesError",
+    "Setup",
     "Suit",
     "Trick",
     "View",
