@@ -275,3 +275,32 @@ def test_a_huge_message_and_a_flood_get_an_error_and_the_connection_stays_usable
         ws.send_json({"type": "act", "action": views[mover]["deal"]["legal"][0]})
         view = next_of(ws, "view")
         assert view["waiting_for"] != mover or view["deal"]["lead"] is None
+
+
+# ----------------------------------------------------------------------------- the lobby and limits
+
+
+def test_public_invitations_are_listed_in_the_lobby_until_taken(client: TestClient) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    private = invite(client, ann)
+    public = invite(client, ann, rules="sixty-six", public=True, rated=False)
+    lobby = client.get("/api/lobby").json()["invitations"]
+    assert [row["link"] for row in lobby] == [public["link"]] and private["link"] not in str(lobby)
+    assert lobby[0]["host"]["name"] == "Ann" and lobby[0]["rated"] is False and "key" not in str(lobby)
+    assert lobby[0]["rules"] == "sixty-six"
+    join(client, public, bob)
+    assert client.get("/api/lobby").json()["invitations"] == []
+
+
+def test_a_player_may_have_five_open_invitations(client: TestClient) -> None:
+    ann = register(client, "Ann")
+    for _ in range(5):
+        invite(client, ann)
+    answer = client.post("/api/friends", json={}, headers=key(ann))
+    assert answer.status_code == 400 and "5 open invitations" in answer.json()["error"]
+
+
+def test_the_online_pages_are_served(client: TestClient) -> None:
+    for path in ("/friend", "/friend/anything", "/static/js/online.js"):
+        assert client.get(path).status_code == 200, path
+    assert 'href="/friend"' in client.get("/").text

@@ -1,5 +1,5 @@
-"""Play a friend in a real browser (Playwright driving Debian's chromium): A chooses a name and invites, B
-opens the link and chooses a name, they play tricks by clicks in two browser contexts, B reloads and
+"""Play a friend in a real browser (Playwright driving Debian's chromium): A chooses a name and invites
+publicly, B chooses a name and takes the invitation from the lobby, they play tricks by clicks in two browser contexts, B reloads and
 continues at the same seat; a third context only watches. One test, generous timeouts (two cores)."""
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ def test_two_friends_play_by_clicks_and_one_reloads(browser: Any, server: Server
     ann.page.goto(server.url + "/friend")
     ann.choose_name()
     expect(ann.page.locator("#me-name")).to_have_text("Ann")
+    ann.page.check("#public")
     ann.page.click('[data-action="invite"]')
     expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
     link = ann.page.locator("#invite-link").input_value()
@@ -74,8 +75,10 @@ def test_two_friends_play_by_clicks_and_one_reloads(browser: Any, server: Server
     ann.page.click("#play-link")
     expect(ann.game()).to_have_attribute("data-connected", "true")
 
-    bob.page.goto(link)
+    bob.page.goto(server.url + "/friend")  # Bob finds the invitation in the lobby
     bob.choose_name()
+    expect(bob.page.locator("#lobby li")).to_contain_text("Ann (1500)")
+    bob.page.locator("#lobby a").first.click()
     expect(bob.page).to_have_url(re.compile(r"/play/[0-9a-f]+"))
     expect(bob.game()).to_have_attribute("data-connected", "true")
     expect(ann.page.locator("#subtitle")).to_contain_text("Bob")

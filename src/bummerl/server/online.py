@@ -40,7 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 from bummerl.server.games import GameHub, LiveGame, SeatSpec
-from bummerl.server.players import FriendGame, Player, Players
+from bummerl.server.players import MAX_OPEN_INVITATIONS, FriendGame, Player, Players
 from bummerl.server.protocol import event_json
 from bummerl.session import PlaySession
 from bummerl.store import StoreError
@@ -137,8 +137,13 @@ class Online:
         return game
 
     async def create(self, host: Player, rules: Rules, *, cards: CardStyle = "french", rated: bool = True,
-                     seed: int | None = None, decks: Sequence[Sequence[int]] = ()) -> tuple[FriendTable, str]:
-        """A new friend game with ``host`` at seat 0: (the live game, the host's seat token)."""
+                     public: bool = False, seed: int | None = None,
+                     decks: Sequence[Sequence[int]] = ()) -> tuple[FriendTable, str]:
+        """A new friend game with ``host`` at seat 0: (the live game, the host's seat token). At most
+        :data:`~bummerl.server.players.MAX_OPEN_INVITATIONS` of a player's invitations may wait at once."""
+        if len(self.players.open_invitations(host)) >= MAX_OPEN_INVITATIONS:
+            raise BummerlError(f"you have {MAX_OPEN_INVITATIONS} open invitations: "
+                               "wait until a friend takes one")
         web = self.hub.store
         seed = secrets.randbelow(2**31) if seed is None else seed
         token = secrets.token_urlsafe(24)
@@ -149,7 +154,7 @@ class Online:
             stored = web.store.create(rules=rules, level="human", seed=seed, cards=cards,
                                       first_dealer=table.first_dealer, record=table.record())
             web.set_token(stored.id, 0, token)
-            friend = self.players.add_friend_game(stored.id, host, rated=rated)
+            friend = self.players.add_friend_game(stored.id, host, rated=rated, public=public)
             web.lease(stored.id)
             return PlaySession(stored, table, web.store), friend
 
@@ -280,17 +285,17 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error("choose a name first (unknown player key)", 401)
         try:
             body = await _body(request)
-            extra = sorted(set(body) - {"rules", "cards", "rated"})
+            extra = sorted(set(body) - {"rules", "cards", "rated", "public"})
             if extra:
-                raise BummerlError(f"unknown field {extra[0]!r} (fields: cards, rated, rules)")
+                raise BummerlError(f"unknown field {extra[0]!r} (fields: cards, public, rated, rules)")
             rules = Rules.from_json(body.get("rules", "standard"))
             cards = body.get("cards", "french")
             if cards not in ("french", "german"):
                 raise BummerlError(f"cards must be \"french\" or \"german\", not {cards!r}")
-            rated = body.get("rated", True)
-            if not isinstance(rated, bool):
-                raise BummerlError("rated must be true or false")
-            game, token = await online().create(player, rules, cards=cards, rated=rated)
+            rated, public = body.get("rated", True), body.get("public", False)
+            if not isinstance(rated, bool) or not isinstance(public, bool):
+                raise BummerlError("rated and public must be true or false")
+            game, token = await online().create(player, rules, cards=cards, rated=rated, public=public)
         except BummerlError as err:
             return _error(str(err))
         return JSONResponse(seat_answer(request, game.friend, 0, token), status_code=201)
@@ -306,6 +311,19 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         except BummerlError as err:
             return _error(str(err), 404)
         return JSONResponse(seat_answer(request, friend, seat, token))
+
+    async def lobby(request: Request) -> Response:
+        base = str(request.base_url).rstrip("/")
+        rows = []
+        for friend in online().players.open_invitations():
+            host = online().players.by_id(friend.players[0] or "")
+            if host is None:
+                continue
+            stored = hub().store.store.load(friend.game_id)
+            rows.append({"host": host.to_json(), "rules": stored.rules.to_json(),
+                         "rules_text": stored.rules.describe(), "cards": stored.cards, "rated": friend.rated,
+                         "link": f"{base}/friend/{friend.invite}"})
+        return JSONResponse({"invitations": rows})
 
     async def watch(ws: WebSocket) -> None:
         friend = online().players.friend_game(invite=ws.path_params["invite"])
@@ -358,5 +376,6 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         Route("/api/players/{name}", public_player),
         Route("/api/friends", new_friend_game, methods=["POST"]),
         Route("/api/friends/{invite}/join", join, methods=["POST"]),
+        Route("/api/lobby", lobby),
         WebSocketRoute("/ws/watch/{invite}", watch),
     ]

@@ -33,7 +33,8 @@ from bummerl.ratings import Rating, update_pair
 from bummerl.server.web_store import WebStore
 from bummerl.store import StoreError
 
-__all__ = ["MAX_NAME", "FriendGame", "NameTaken", "Player", "Players", "check_name", "hash_key"]
+__all__ = ["MAX_NAME", "MAX_OPEN_INVITATIONS", "FriendGame", "NameTaken", "Player", "Players", "check_name",
+           "hash_key"]
 
 #: The longest player name (characters).
 MAX_NAME = 20
@@ -103,6 +104,7 @@ class FriendGame:
     players: tuple[str | None, str | None]
     rated: bool
     rated_done: bool
+    public: bool = False
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat this player holds, or None."""
@@ -113,7 +115,9 @@ class FriendGame:
 
 
 _PLAYER_COLUMNS = "id, name, rating, deviation, volatility, games"
-_FRIEND_COLUMNS = "game_id, invite, player0, player1, rated, rated_done"
+_FRIEND_COLUMNS = "game_id, invite, player0, player1, rated, rated_done, public"
+#: Open invitations (nobody has taken the other seat yet) a player may have at once.
+MAX_OPEN_INVITATIONS = 5
 
 
 class Players:
@@ -164,13 +168,23 @@ class Players:
 
     # ------------------------------------------------------------------ friend games
 
-    def add_friend_game(self, game_id: str, host: Player, *, rated: bool) -> FriendGame:
+    def add_friend_game(self, game_id: str, host: Player, *, rated: bool, public: bool = False) -> FriendGame:
         """Record a new friend game with the host at seat 0 and seat 1 free (its invitation made now)."""
         invite = secrets.token_urlsafe(12)
         with self.web.lock:
-            self.web.db.execute("INSERT INTO web_friend_games (game_id, invite, player0, rated) "
-                                "VALUES (?, ?, ?, ?)", (game_id, invite, host.id, int(rated)))
-        return FriendGame(game_id, invite, (host.id, None), rated, False)
+            self.web.db.execute("INSERT INTO web_friend_games (game_id, invite, player0, rated, public) "
+                                "VALUES (?, ?, ?, ?, ?)", (game_id, invite, host.id, int(rated), int(public)))
+        return FriendGame(game_id, invite, (host.id, None), rated, False, public)
+
+    def open_invitations(self, host: Player | None = None) -> list[FriendGame]:
+        """Invitations nobody has taken yet, the newest first: the host's (all), or else the public ones
+        (the lobby)."""
+        where = "f.player0 = ?" if host is not None else "f.public = 1"
+        rows = self._query(f"SELECT {', '.join('f.' + c for c in _FRIEND_COLUMNS.split(', '))} "
+                           "FROM web_friend_games f JOIN games g ON g.id = f.game_id "
+                           f"WHERE f.player1 IS NULL AND g.state = 'playing' AND {where} "
+                           "ORDER BY g.created DESC LIMIT 100", (host.id,) if host is not None else ())
+        return [_friend(r) for r in rows]
 
     def friend_game(self, *, invite: str = "", game_id: str = "") -> FriendGame | None:
         """The friend game of an invitation code or a game id, or None."""
@@ -228,4 +242,4 @@ def _player(row: tuple[Any, ...]) -> Player:
 
 
 def _friend(row: tuple[Any, ...]) -> FriendGame:
-    return FriendGame(str(row[0]), str(row[1]), (row[2], row[3]), bool(row[4]), bool(row[5]))
+    return FriendGame(str(row[0]), str(row[1]), (row[2], row[3]), bool(row[4]), bool(row[5]), bool(row[6]))

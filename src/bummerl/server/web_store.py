@@ -69,6 +69,9 @@ WEB_MIGRATIONS: list[tuple[str, ...]] = [
             rated_done INTEGER NOT NULL DEFAULT 0
         )""",
     ),
+    (  # 3: an invitation may be public (listed in the lobby until somebody takes the seat)
+        "ALTER TABLE web_friend_games ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
+    ),
 ]
 _SCHEMA_KEY = "web.schema"
 

@@ -54,6 +54,15 @@ async function showMe() {
   return true;
 }
 
+async function showLobby() {
+  const { invitations } = await api("/api/lobby");
+  const mine = me();
+  const others = invitations.filter((i) => !mine || i.host.name !== mine.name);
+  $("lobby").replaceChildren(...others.map((i) => item(
+    `${i.host.name} (${i.host.rating}) · ${i.rules_text} · ${i.rated ? "rated" : "unrated"}`, i.link)));
+  $("lobby-box").hidden = others.length === 0;
+}
+
 async function chooseName(event) {
   event.preventDefault();
   try {
@@ -69,7 +78,8 @@ async function chooseName(event) {
 async function createInvitation(event) {
   event.preventDefault();
   try {
-    const answer = await api("/api/friends", { rules: $("rules").value, cards: $("cards").value, rated: $("rated").checked });
+    const answer = await api("/api/friends", {
+      rules: $("rules").value, cards: $("cards").value, rated: $("rated").checked, public: $("public").checked });
     $("invite-link").value = answer.link;
     $("play-link").href = answer.url;
     $("invite-made").hidden = false;
@@ -131,6 +141,7 @@ async function start() {
   } else {
     $("invite-box").hidden = false;
     $("online").dataset.state = "ready";
+    await showLobby();
   }
 }
 
