@@ -1,6 +1,7 @@
 """Play a friend in a real browser (Playwright driving Debian's chromium): A chooses a name and invites
-publicly, B chooses a name and takes the invitation from the lobby, they play tricks by clicks in two browser contexts, B reloads and
-continues at the same seat; a third context only watches. One test, generous timeouts (two cores)."""
+publicly, B chooses a name and takes the invitation from the lobby, they play tricks by clicks in two
+browser contexts, B reloads and continues at the same seat; a third context only watches. One test,
+generous timeouts (two cores)."""
 
 from __future__ import annotations
 
