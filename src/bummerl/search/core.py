@@ -58,7 +58,7 @@ try:
 except ImportError:  # no Cython installed: the module runs as plain Python all the same
     from bummerl.search import _nocython as cython
 
-__all__ = ["COMPILED", "Search", "analyse", "exact"]
+__all__ = ["COMPILED", "Search", "analyse"]
 
 #: True when this module runs as the compiled C extension.
 COMPILED: bool = cython.compiled
@@ -194,41 +194,6 @@ def _top_points(m: int) -> int:
         if m & RANKS[r]:
             return P[r]
     return 0
-
-
-def exact(fn: Any, draws: bool, hi: int = 3) -> int:
-    """The exact value of a fail-soft search ``fn(alpha, beta)`` by null-window tests.
-
-    ``draws`` says whether 0 can happen (Sixty-Six); Schnapsen has no draws, so "at least 0" is
-    "at least 1". ``hi`` is a known upper bound (the first test asks "at least hi?" when it is below 3).
-    :meth:`Search.exact` is the same loop over the search's jobs.
-
-    >>> exact(lambda a, b: 2, False), exact(lambda a, b: -1, True), exact(lambda a, b: -2, False, 1)
-    (2, -1, -2)
-    """
-    lo = -3
-    if hi == 0 and not draws:
-        hi = -1
-    t = 2 if hi == 3 else hi
-    while True:
-        v = fn(t - 1, t)
-        if v >= t:
-            lo = v
-        else:
-            hi = v
-        if not draws:
-            if hi == 0:
-                hi = -1
-            if lo == 0:
-                lo = 1
-        if lo >= hi:
-            return lo
-        if v >= t:
-            t = lo + 1
-            if t == 0 and not draws:
-                t = 1
-        else:
-            t = hi
 
 
 # Odd constants that mix a key's bits (the compiled table's hash).
@@ -785,7 +750,11 @@ class Search:
 
     def exact(self, job: int, arg: int, fmask: int, hm: int, pm: int, qm: int, cl: int, sw: int, sf: int,
               ts: int, tc: int, claim: int, hi: int) -> int:
-        """The exact value of a root job by null-window tests (the loop of :func:`exact`)."""
+        """The exact value of a root job by null-window tests, ``hi`` a known upper bound.
+
+        Sixty-Six has draws; Schnapsen has none, so there "at least 0" is "at least 1". The first test
+        asks "at least 2?" (or "at least hi?" when hi is below 3).
+        """
         draws = self.s66
         lo = -3
         if hi == 0 and not draws:
