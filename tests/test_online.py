@@ -304,3 +304,24 @@ def test_the_online_pages_are_served(client: TestClient) -> None:
     for path in ("/friend", "/friend/anything", "/static/js/online.js"):
         assert client.get(path).status_code == 200, path
     assert 'href="/friend"' in client.get("/").text
+
+
+def test_a_rematch_swaps_the_seats_and_both_players_land_in_the_same_game(client: TestClient) -> None:
+    ann, bob, cid = register(client, "Ann"), register(client, "Bob"), register(client, "Cid")
+    made = invite(client, ann, cards="german")
+    bobs = join(client, made, bob)
+    early = client.post(f"/api/friends/{made['invite']}/rematch", headers=key(ann))
+    assert early.status_code == 400 and "once the Bummerl is over" in early.json()["error"]
+    play(client, [made, bobs], random.Random(8))
+    answer = client.post(f"/api/friends/{made['invite']}/rematch", headers=key(ann))
+    assert answer.status_code == 200, answer.text
+    anns = answer.json()
+    bobs2 = client.post(f"/api/friends/{made['invite']}/rematch", headers=key(bob)).json()
+    assert anns["id"] == bobs2["id"] != made["id"] and anns["players"] == ["Bob", "Ann"]
+    assert (anns["seat"], bobs2["seat"]) == (1, 0) and anns["token"] != bobs2["token"]
+    refused = client.post(f"/api/friends/{made['invite']}/rematch", headers=key(cid))
+    assert refused.status_code == 400 and "only the two players" in refused.json()["error"]
+    with socket(client, bobs2) as ws:
+        view = next_of(ws, "view")
+    assert view["cards"] == "german" and [p["name"] for p in view["players"]] == ["Bob", "Ann"]
+    assert client.post(f"/api/friends/{made['invite']}/rematch", headers=key(ann)).json() == anns

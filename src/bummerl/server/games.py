@@ -167,8 +167,13 @@ class LiveGame:
             table = self.table
             events = table.next_deal() if action == NEXT else table.act(seat, action)
             events += await self.hub.committer.commit(self.session)
+            await self.stored()
             self.broadcast(events)
         self.kick()
+
+    async def stored(self) -> None:
+        """Called after a human's action is stored and before it is shown (a game between two people
+        rates itself here once it is over: server/online.py)."""
 
     def kick(self) -> None:
         """Start the computer's turn if it is to move and not already thinking."""

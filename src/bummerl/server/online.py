@@ -89,10 +89,14 @@ class FriendTable(LiveGame):
         self.broadcast([])
 
     async def act(self, seat: int, action: str) -> None:
-        """As :meth:`LiveGame.act`, once both seats are taken; rates the game when it ends."""
+        """As :meth:`LiveGame.act`, once both seats are taken."""
         if seat not in self.tokens or 1 - seat not in self.tokens:
             raise IllegalMove("wait for your friend to open the invitation link")
         await super().act(seat, action)
+
+    async def stored(self) -> None:
+        """Rate a rated game once it is over (before its end is shown, so both players see the new
+        ratings as soon as they see the end)."""
         winner = self.table.game.winner
         if self.table.phase == "game_over" and winner is not None and self.friend.rated:
             await self.hub._admin(self.online.players.rate, self.id, winner)
@@ -121,6 +125,7 @@ class Online:
     def __init__(self, hub: GameHub) -> None:
         self.hub = hub
         self.players = Players(hub.store)
+        self._rematching = asyncio.Lock()
         hub.load_special = self.load
 
     def _names(self, friend: FriendGame) -> tuple[str, str]:
@@ -137,11 +142,12 @@ class Online:
         return game
 
     async def create(self, host: Player, rules: Rules, *, cards: CardStyle = "french", rated: bool = True,
-                     public: bool = False, seed: int | None = None,
-                     decks: Sequence[Sequence[int]] = ()) -> tuple[FriendTable, str]:
+                     public: bool = False, seed: int | None = None, decks: Sequence[Sequence[int]] = (),
+                     limit: bool = True) -> tuple[FriendTable, str]:
         """A new friend game with ``host`` at seat 0: (the live game, the host's seat token). At most
-        :data:`~bummerl.server.players.MAX_OPEN_INVITATIONS` of a player's invitations may wait at once."""
-        if len(self.players.open_invitations(host)) >= MAX_OPEN_INVITATIONS:
+        :data:`~bummerl.server.players.MAX_OPEN_INVITATIONS` of a player's invitations may wait at once
+        (unless ``limit`` is off)."""
+        if limit and len(self.players.open_invitations(host)) >= MAX_OPEN_INVITATIONS:
             raise BummerlError(f"you have {MAX_OPEN_INVITATIONS} open invitations: "
                                "wait until a friend takes one")
         web = self.hub.store
@@ -208,6 +214,36 @@ class Online:
         return friend, seat, self.hub.store.tokens(friend.game_id).get(seat)
 
 
+    async def rematch(self, invite: str, player: Player) -> tuple[FriendGame, int, str | None]:
+        """The rematch of a finished friend game, with the seats swapped (made by whichever of the two asks
+        first; the other gets their seat in the same game): (the new game, the player's seat, its token)."""
+        friend = self.players.friend_game(invite=invite)
+        if friend is None:
+            raise BummerlError("no such invitation")
+        if friend.seat_of(player.id) is None or None in friend.players:
+            raise BummerlError("only the two players of a game may ask for its rematch")
+        async with self._rematching:
+            friend = self.players.friend_game(game_id=friend.game_id) or friend
+            if friend.rematch is None:
+                stored = await self.hub._admin(self.hub.store.store.load, friend.game_id)
+                if stored.state != "finished":
+                    raise BummerlError("the rematch is offered once the Bummerl is over")
+                first, second = (self.players.by_id(pid or "") for pid in reversed(friend.players))
+                if first is None or second is None:
+                    raise BummerlError("a player of this game is gone")
+                style: CardStyle = "german" if stored.cards == "german" else "french"
+                game, _ = await self.create(first, stored.rules, cards=style, rated=friend.rated, limit=False)
+                await self.join(game.friend.invite, second)
+                await self.hub._admin(self.players.set_rematch, friend.game_id, game.id)
+                friend = self.players.friend_game(game_id=friend.game_id) or friend
+        assert friend.rematch is not None
+        new = self.players.friend_game(game_id=friend.rematch)
+        assert new is not None
+        seat = new.seat_of(player.id)
+        assert seat is not None
+        return new, seat, self.hub.store.tokens(new.game_id).get(seat)
+
+
 # ----------------------------------------------------------------------------- the HTTP and WebSocket API
 
 
@@ -269,7 +305,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             seat = friend.seat_of(player.id)
             summary = hub().store.store.load(friend.game_id).summary() if seat is not None else {}
             games.append({"id": friend.game_id, "seat": seat, "players": list(online()._names(friend)),
-                          "rated": friend.rated, "state": summary.get("state"),
+                          "rated": friend.rated, "state": summary.get("state"), "invite": friend.invite,
                           "link": f"{str(request.base_url).rstrip('/')}/friend/{friend.invite}"})
         return {**player.to_json(), "friend_games": games}
 
@@ -310,6 +346,18 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error(str(err), 409)
         except BummerlError as err:
             return _error(str(err), 404)
+        return JSONResponse(seat_answer(request, friend, seat, token))
+
+    async def rematch(request: Request) -> Response:
+        player = player_of(request)
+        if player is None:
+            return _error("choose a name first (unknown player key)", 401)
+        try:
+            friend, seat, token = await online().rematch(request.path_params["invite"], player)
+        except StoreError as err:
+            return _error(str(err), 409)
+        except BummerlError as err:
+            return _error(str(err), 404 if "no such" in str(err) else 400)
         return JSONResponse(seat_answer(request, friend, seat, token))
 
     async def lobby(request: Request) -> Response:
@@ -376,6 +424,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         Route("/api/players/{name}", public_player),
         Route("/api/friends", new_friend_game, methods=["POST"]),
         Route("/api/friends/{invite}/join", join, methods=["POST"]),
+        Route("/api/friends/{invite}/rematch", rematch, methods=["POST"]),
         Route("/api/lobby", lobby),
         WebSocketRoute("/ws/watch/{invite}", watch),
     ]

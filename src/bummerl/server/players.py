@@ -105,6 +105,7 @@ class FriendGame:
     rated: bool
     rated_done: bool
     public: bool = False
+    rematch: str | None = None
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat this player holds, or None."""
@@ -115,7 +116,7 @@ class FriendGame:
 
 
 _PLAYER_COLUMNS = "id, name, rating, deviation, volatility, games"
-_FRIEND_COLUMNS = "game_id, invite, player0, player1, rated, rated_done, public"
+_FRIEND_COLUMNS = "game_id, invite, player0, player1, rated, rated_done, public, rematch"
 #: Open invitations (nobody has taken the other seat yet) a player may have at once.
 MAX_OPEN_INVITATIONS = 5
 
@@ -200,6 +201,12 @@ class Players:
         game = self.friend_game(game_id=game_id)
         return None if game is None else game.seat_of(player.id)
 
+    def set_rematch(self, game_id: str, rematch_id: str) -> None:
+        """Record the rematch of a game."""
+        with self.web.lock:
+            self.web.db.execute("UPDATE web_friend_games SET rematch = ? WHERE game_id = ?",
+                                (rematch_id, game_id))
+
     def games_of(self, player: Player) -> list[FriendGame]:
         """The player's friend games, the newest first."""
         rows = self._query(f"SELECT {', '.join('f.' + c for c in _FRIEND_COLUMNS.split(', '))} "
@@ -242,4 +249,5 @@ def _player(row: tuple[Any, ...]) -> Player:
 
 
 def _friend(row: tuple[Any, ...]) -> FriendGame:
-    return FriendGame(str(row[0]), str(row[1]), (row[2], row[3]), bool(row[4]), bool(row[5]), bool(row[6]))
+    return FriendGame(str(row[0]), str(row[1]), (row[2], row[3]), bool(row[4]), bool(row[5]), bool(row[6]),
+                      row[7])

@@ -72,6 +72,9 @@ WEB_MIGRATIONS: list[tuple[str, ...]] = [
     (  # 3: an invitation may be public (listed in the lobby until somebody takes the seat)
         "ALTER TABLE web_friend_games ADD COLUMN public INTEGER NOT NULL DEFAULT 0",
     ),
+    (  # 4: the rematch of a friend game (the same two players, seats swapped)
+        "ALTER TABLE web_friend_games ADD COLUMN rematch TEXT",
+    ),
 ]
 _SCHEMA_KEY = "web.schema"
 

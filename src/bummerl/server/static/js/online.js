@@ -49,9 +49,29 @@ async function showMe() {
   $("me-games").textContent = String(page.games);
   $("me-box").hidden = false;
   const list = $("games");
-  list.replaceChildren(...page.friend_games.map((g) => item(`${g.players[0]} vs ${g.players[1]} · ${g.state}${g.rated ? " · rated" : ""}`, g.link)));
+  list.replaceChildren(...page.friend_games.map((g) => {
+    const li = item(`${g.players[0]} vs ${g.players[1]} · ${g.state}${g.rated ? " · rated" : ""}`, g.link);
+    if (g.state === "finished") {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = "Rematch (seats swapped)";
+      button.dataset.action = "rematch";
+      button.addEventListener("click", () => rematch(g.invite));
+      li.append(" ", button);
+    }
+    return li;
+  }));
   $("games-box").hidden = page.friend_games.length === 0;
   return true;
+}
+
+async function rematch(code) {
+  try {
+    const answer = await api(`/api/friends/${encodeURIComponent(code)}/rematch`, {});
+    location.assign(answer.url);
+  } catch (err) {
+    status(err.message, true);
+  }
 }
 
 async function showLobby() {
