@@ -34,6 +34,8 @@ ONLY_PYTHON = os.environ.get("BUMMERL_PURE_PYTHON", "") not in ("", "0")
 BACKENDS = [pytest.param(PURE.analyse, id="python")] + (
     [] if ONLY_PYTHON else [pytest.param(core.analyse, id="compiled")]
 )
+#: The comparisons of the two modes belong to the main run, not to the plain-Python one.
+both_modes = pytest.mark.skipif(ONLY_PYTHON, reason="compiled against plain Python: the main run's job")
 FLAGS = (
     "allow_close", "close_with_two_left", "exchange_with_two_left", "exchange_needs_trick",
     "marriage_needs_trick", "marriage_leads_king", "auto_claim",
@@ -185,6 +187,7 @@ def test_the_compiled_core_is_the_plain_python_module_compiled() -> None:
     assert core.COMPILED is (not core.__file__.endswith(".py"))
 
 
+@both_modes
 @pytest.mark.parametrize("preset", sorted(DEALS))
 def test_compiled_and_plain_python_agree_on_whole_deals(preset: str) -> None:
     rules = Rules.preset(preset)
@@ -193,6 +196,7 @@ def test_compiled_and_plain_python_agree_on_whole_deals(preset: str) -> None:
         assert core.analyse(pos, False)[0] == PURE.analyse(pos, False)[0], f"{preset} seed {seed}"
 
 
+@both_modes
 def test_compiled_and_plain_python_visit_the_same_nodes_while_the_table_has_room() -> None:
     rng = random.Random(9)
     for _ in range(100):
@@ -200,6 +204,7 @@ def test_compiled_and_plain_python_visit_the_same_nodes_while_the_table_has_room
         assert core.analyse(pos, True) == PURE.analyse(pos, True)
 
 
+@both_modes
 def test_compiled_and_plain_python_agree_on_every_action_while_the_talon_is_open() -> None:
     rng = random.Random(3)
     for _ in range(150):
