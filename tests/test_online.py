@@ -325,3 +325,50 @@ def test_a_rematch_swaps_the_seats_and_both_players_land_in_the_same_game(client
         view = next_of(ws, "view")
     assert view["cards"] == "german" and [p["name"] for p in view["players"]] == ["Bob", "Ann"]
     assert client.post(f"/api/friends/{made['invite']}/rematch", headers=key(ann)).json() == anns
+
+
+# ----------------------------------------------------------------------------- chat
+
+
+def chat(client: TestClient, seat: dict[str, Any]) -> Any:
+    return client.websocket_connect(f"/ws/chat/{seat['id']}?token={seat['token']}")
+
+
+def test_the_two_players_chat_in_plain_text_within_limits(client: TestClient) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    made = invite(client, ann)
+    bobs = join(client, made, bob)
+    with chat(client, made) as a:
+        with chat(client, bobs) as b:
+            assert next_of(a, "chat_log")["messages"] == [] and next_of(b, "chat_log")["messages"] == []
+            a.send_json({"type": "chat", "text": "  <script>alert(1)</script>\x00 good\nluck  "})
+            said = {"type": "chat", "seat": 0, "name": "Ann", "text": "<script>alert(1)</script> good luck"}
+            assert next_of(a, "chat") == said and next_of(b, "chat") == said  # plain text: pages escape it
+            b.send_json({"type": "chat", "text": "x" * 201})
+            assert "at most 200" in next_of(b, "error")["reason"]
+            b.send_text("x" * 1_000_000)
+            assert "at most 200" in next_of(b, "error")["reason"]
+            b.send_json({"type": "chat", "text": "   "})
+            assert "empty" in next_of(b, "error")["reason"]
+            for i in range(100):
+                b.send_json({"type": "chat", "text": f"spam {i}"})
+            reasons: list[str] = []
+            while not reasons or "too many" not in reasons[-1]:
+                msg = b.receive_json()
+                if msg["type"] == "error":
+                    reasons.append(msg["reason"])
+        with chat(client, bobs) as b:  # a reconnect gets the chat so far (5 of the flood passed at most)
+            log = next_of(b, "chat_log")["messages"]
+            assert log[0] == said and 1 <= len(log) - 1 <= 5
+
+
+def test_only_the_two_players_of_a_friend_game_may_chat(client: TestClient) -> None:
+    ann = register(client, "Ann")
+    made = invite(client, ann)
+    computer = client.post("/api/games", json={"rules": "standard", "level": "easy"}).json()
+    assert client.get(f"/api/chat/{made['id']}").json() == {"chat": True}
+    assert client.get(f"/api/chat/{computer['id']}").json() == {"chat": False}
+    for url in (f"/ws/chat/{made['id']}?token=guess", f"/ws/chat/{made['id']}",
+                f"/ws/chat/{computer['id']}?token={computer['token']}"):
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(url) as ws:
+            ws.receive_json()

@@ -108,11 +108,17 @@ def test_two_friends_play_by_clicks_and_one_reloads(browser: Any, server: Server
     expect(bob.game()).to_have_attribute("data-tricks", "2")
     hand = sorted(bob.page.locator("#hand [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)"))
 
+    ann.page.fill("#chat-text", "<b>hi</b> <script>window.bad = 1</script>")  # plain text, shown as text
+    ann.page.press("#chat-text", "Enter")
+    expect(bob.page.locator("#chat-log li")).to_have_text("Ann: <b>hi</b> <script>window.bad = 1</script>")
+    assert bob.page.locator("#chat-log li b").count() == 1 and bob.page.evaluate("window.bad") is None
+
     bob.page.reload()  # the same browser, the same seat, the same hand
     expect(bob.game()).to_have_attribute("data-connected", "true")
     expect(bob.game()).to_have_attribute("data-tricks", "2")
     cards = bob.page.locator("#hand [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
     assert sorted(cards) == hand
+    expect(bob.page.locator("#chat-log li")).to_have_count(1)  # the chat is still there
     play_one_card()
     expect(bob.page.locator("#log li").last).to_be_visible()
 

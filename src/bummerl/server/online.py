@@ -37,11 +37,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from bummerl import jsonio
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 from bummerl.server.games import GameHub, LiveGame, SeatSpec
+from bummerl.server.limits import RateLimit
 from bummerl.server.players import MAX_OPEN_INVITATIONS, FriendGame, Player, Players
-from bummerl.server.protocol import event_json
+from bummerl.server.protocol import error_message, event_json
 from bummerl.session import PlaySession
 from bummerl.store import StoreError
 from bummerl.table import CardStyle, Event, IllegalMove, Seat, Table
@@ -54,6 +56,11 @@ KEY_HEADER = "X-Player-Key"
 WAITING_NAME = "Friend"
 #: The longest request body read by the online API (bytes).
 MAX_BODY = 4096
+#: The longest chat message (characters), the chat messages a game keeps, and their rate per connection.
+MAX_CHAT = 200
+CHAT_KEPT = 50
+CHAT_PER_SECOND = 1.0
+CHAT_BURST = 5
 
 
 def public_view(table: Table, players: list[dict[str, Any]], game_id: str) -> dict[str, Any]:
@@ -80,6 +87,9 @@ class FriendTable(LiveGame):
         self.online = online
         self.friend = friend
         self.watchers: list[Any] = []
+        #: The chat of the two players (kept while the game is live): {"seat", "name", "text"} each.
+        self.chat: list[dict[str, Any]] = []
+        self.chatters: list[Any] = []
 
     def seat_taken(self, seat: int, name: str, token: str) -> None:
         """Somebody took the free seat: name it and tell everyone."""
@@ -116,7 +126,23 @@ class FriendTable(LiveGame):
     @property
     def idle(self) -> bool:
         """Nobody plays or watches."""
-        return super().idle and not self.watchers
+        return super().idle and not self.watchers and not self.chatters
+
+    def say(self, seat: int, text: object) -> dict[str, Any]:
+        """A chat message from a player (plain text, one line, at most :data:`MAX_CHAT` characters),
+        sent to both players' chat connections; :class:`~bummerl.errors.BummerlError` says why not."""
+        if not isinstance(text, str):
+            raise BummerlError('a chat message is {"type": "chat", "text": "..."}')
+        line = " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())
+        if not line:
+            raise BummerlError("the message is empty")
+        if len(line) > MAX_CHAT:
+            raise BummerlError(f"a chat message is at most {MAX_CHAT} characters")
+        message = {"type": "chat", "seat": seat, "name": self.table.name(seat), "text": line}
+        self.chat = [*self.chat[-(CHAT_KEPT - 1):], message]
+        for send in list(self.chatters):
+            send(message)
+        return message
 
 
 class Online:
@@ -360,6 +386,66 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error(str(err), 404 if "no such" in str(err) else 400)
         return JSONResponse(seat_answer(request, friend, seat, token))
 
+    async def has_chat(request: Request) -> Response:
+        friend = online().players.friend_game(game_id=request.path_params["game_id"])
+        return JSONResponse({"chat": friend is not None})
+
+    async def chat(ws: WebSocket) -> None:
+        game_id = ws.path_params["game_id"]
+        friend = online().players.friend_game(game_id=game_id)
+        token = ws.query_params.get("token", "")
+        seat = hub().store.seat_for(game_id, token) if friend is not None and token else None
+        if seat is None:
+            await ws.close(code=4403)
+            return
+        game = await hub().get(game_id)
+        if not isinstance(game, FriendTable):
+            await ws.close(code=4403)
+            return
+        await ws.accept()
+        limit = RateLimit(CHAT_PER_SECOND, CHAT_BURST)
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(200)
+
+        def send(message: dict[str, Any]) -> None:
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(message)
+
+        game.chatters.append(send)
+        send({"type": "chat_log", "messages": list(game.chat)})
+
+        async def write() -> None:
+            while True:
+                await ws.send_json(await queue.get())
+
+        writer = asyncio.create_task(write())
+        try:
+            while (raw := await ws.receive())["type"] != "websocket.disconnect":
+                text = raw.get("text") or ""
+                if not limit.allow():
+                    if limit.refused_since_allowed == 1:
+                        send(error_message(f"too many chat messages: at most {CHAT_BURST} at once"))
+                    continue
+                try:
+                    if len(text) > 4 * MAX_CHAT:
+                        raise BummerlError(f"a chat message is at most {MAX_CHAT} characters")
+                    value = jsonio.loads(text)
+                    if not isinstance(value, dict) or value.get("type") != "chat":
+                        raise BummerlError('a chat message is {"type": "chat", "text": "..."}')
+                    game.say(seat, value.get("text"))
+                except jsonio.InputError:
+                    send(error_message("message is not JSON"))
+                except BummerlError as err:
+                    send(error_message(str(err)))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            with contextlib.suppress(ValueError):
+                game.chatters.remove(send)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+            hub().put_away(game)
+
     async def lobby(request: Request) -> Response:
         base = str(request.base_url).rstrip("/")
         rows = []
@@ -427,4 +513,6 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         Route("/api/friends/{invite}/rematch", rematch, methods=["POST"]),
         Route("/api/lobby", lobby),
         WebSocketRoute("/ws/watch/{invite}", watch),
+        Route("/api/chat/{game_id}", has_chat),
+        WebSocketRoute("/ws/chat/{game_id}", chat),
     ]
