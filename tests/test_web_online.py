@@ -5,18 +5,15 @@ generous timeouts (two cores)."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from helpers.web import CHROMIUM, CHROMIUM_ARGS, ServerProcess, running_server
+from helpers.web import CHROMIUM, CHROMIUM_ARGS, ServerProcess, browser_or_skip, running_server
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-if not os.path.exists(CHROMIUM):
-    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
+playwright_api = browser_or_skip()
 
 expect = playwright_api.expect
 TIMEOUT = 30_000  # ms

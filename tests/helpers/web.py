@@ -14,13 +14,46 @@ from bummerl.cards import CARDS, Card, cards_in
 from bummerl.server.process import ServerProcess, free_port, running_server
 from bummerl.view import View
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "GATE_ENV", "ServerProcess", "cards_mentioned", "free_port",
-           "gated_decide", "hidden_from", "matching_state", "running_server"]
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "GATE_ENV",
+    "ServerProcess",
+    "browser_or_skip",
+    "cards_mentioned",
+    "free_port",
+    "gated_decide",
+    "hidden_from",
+    "matching_state",
+    "running_server",
+]
 
 #: Launch options for Debian's chromium (no sandbox in containers, nothing fetched from the internet).
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+
+def browser_or_skip() -> Any:
+    """Playwright's sync API, or skip the module where the browser is missing — but never on CI (``CI`` set),
+    where .ci/run installs chromium and a missing browser must fail instead of turning tests into skips."""
+    import pytest
+
+    on_ci = bool(os.environ.get("CI"))
+    try:
+        import playwright.sync_api as api
+    except ImportError:
+        if on_ci:
+            raise
+        pytest.skip("playwright is not installed (pip install -e '.[dev]')", allow_module_level=True)
+    if not os.path.exists(CHROMIUM):
+        if on_ci:
+            raise RuntimeError(f"CI: Debian's chromium is missing at {CHROMIUM}")
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)",
+                    allow_module_level=True)
+    return api
+
 
 _CODE = re.compile(r"^(?:play )?([9JQKTA][CDHS])$")
 _FRENCH = re.compile(r"(10|[9JQKA])([♣♦♥♠])")
