@@ -68,6 +68,19 @@ class Episode:
         """What ``seat`` sees now (with the Bummerl score when there is one)."""
         return View.of(self.deal, seat, self.score)
 
+    def render(self, mode: str | None, note: str = "") -> str | None:
+        """The environments' ``render``: the deal as text (rules, dealer, deck, actions so far), ``note``,
+        then the score; printed for mode ``human``, returned for ``ansi``, nothing without a mode."""
+        if mode is None:
+            return None
+        text = repr(self.deal) + note
+        if self.score is not None:
+            text += f" score={self.score}"
+        if mode == "human":
+            print(text)
+            return None
+        return text
+
     def step(self, action: Action) -> tuple[int, int]:
         """Play the seat to move's action; return each seat's reward (game points, zero-sum)."""
         if self.over:

@@ -136,15 +136,7 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
 
     def render(self) -> str | None:
         """The deal as text (rules, dealer, deck, actions so far), the learner's seat and the score."""
-        if self.render_mode is None:
-            return None
-        text = f"{self.episode.deal!r} learner=seat {self.seat}"
-        if self.episode.score is not None:
-            text += f" score={self.episode.score}"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.episode.render(self.render_mode, f" learner=seat {self.seat}")
 
     def close(self) -> None:
         """Stop the opponent (an outside program is ended)."""

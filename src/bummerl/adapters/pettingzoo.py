@@ -123,15 +123,7 @@ class DealEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 
     def render(self) -> str | None:
         """The deal as text: the rules, the dealer, the deck, the actions so far, the score."""
-        if self.render_mode is None:
-            return None
-        text = repr(self.episode.deal)
-        if self.episode.score is not None:
-            text += f" score={self.episode.score}"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.episode.render(self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""
