@@ -6,9 +6,10 @@ from random import Random
 
 from bummerl.actions import CLAIM, CLOSE, EXCHANGE, Action
 from bummerl.bots.heuristic import HeuristicBot, follower_wins
-from bummerl.cards import Card, mask_of, parse_cards
+from bummerl.cards import Card, Suit, mask_of, parse_cards
 from bummerl.engine import Deal
 from bummerl.rules import PRESETS, Rules
+from bummerl.setup import Setup
 from bummerl.view import View
 from helpers.bot_checks import all_preset_positions, random_positions, same_choice_on_twins
 
@@ -71,20 +72,20 @@ def rest(*groups: str) -> list[int]:
 
 def test_declares_a_marriage_once_it_has_a_trick() -> None:
     mine, theirs = "KS QS JC JD AH", "TC QC KD TD AC"
-    deal = Deal.from_state(
-        STANDARD, hands=(hand(mine), hand(theirs)), talon=rest(mine, theirs, "AS JS TH"),
-        trump_card=Card.parse("TH"), tricks_won=(1, 0), card_points=(13, 0), leader=0,
-    )
+    deal = Deal.from_setup(Setup(
+        rules=STANDARD, hands=(hand(mine), hand(theirs)), talon=rest(mine, theirs, "AS JS TH"),
+        trump=Suit.H, trump_card=Card.parse("TH"), tricks=(1, 0), points=(13, 0), to_move=0,
+    ))
     assert HeuristicBot().choose(View.of(deal, 0)) == Action.parse("marry S")
 
 
 def test_closes_with_a_sure_66_and_then_cashes_a_master_card() -> None:
     # 30 points, the two top trumps and the ace of clubs: 32 more and at least 7 from the opponent.
     mine, theirs, played = "AH TH AC QD JD", "QC KC JC TD AD", "TC KD AS TS KS JS"
-    deal = Deal.from_state(
-        STANDARD, hands=(hand(mine), hand(theirs)), talon=rest(mine, theirs, played, "KH"),
-        trump_card=Card.parse("KH"), tricks_won=(2, 1), card_points=(30, 11), leader=0,
-    )
+    deal = Deal.from_setup(Setup(
+        rules=STANDARD, hands=(hand(mine), hand(theirs)), talon=rest(mine, theirs, played, "KH"),
+        trump=Suit.H, trump_card=Card.parse("KH"), tricks=(2, 1), points=(30, 11), to_move=0,
+    ))
     bot = HeuristicBot()
     assert bot.choose(View.of(deal, 0)) == CLOSE
     deal.apply(CLOSE)
@@ -93,19 +94,19 @@ def test_closes_with_a_sure_66_and_then_cashes_a_master_card() -> None:
 
 def test_does_not_close_without_a_sure_66() -> None:
     mine, theirs, played = "JH QD JC KD QC", "AH TH AC TD AD", "JD KC JS QS"
-    deal = Deal.from_state(
-        STANDARD, hands=(hand(mine), hand(theirs)), talon=rest(mine, theirs, played, "TS"),
-        trump_card=Card.parse("TS"), tricks_won=(1, 1), card_points=(6, 5), leader=0,
-    )
+    deal = Deal.from_setup(Setup(
+        rules=STANDARD, hands=(hand(mine), hand(theirs)), talon=rest(mine, theirs, played, "TS"),
+        trump=Suit.S, trump_card=Card.parse("TS"), tricks=(1, 1), points=(6, 5), to_move=0,
+    ))
     assert HeuristicBot().choose(View.of(deal, 0)) != CLOSE
 
 
 def test_takes_a_led_ten_with_the_ace_of_its_suit() -> None:
     mine, theirs = "AC JC QD KD JH", "TC KC KS QS AD"
-    deal = Deal.from_state(
-        STANDARD, hands=(hand(mine), hand(theirs)), talon=rest(mine, theirs, "TS"),
-        trump_card=Card.parse("TS"), leader=1, dealer=0,
-    )
+    deal = Deal.from_setup(Setup(
+        rules=STANDARD, hands=(hand(mine), hand(theirs)), talon=rest(mine, theirs, "TS"),
+        trump=Suit.S, trump_card=Card.parse("TS"), to_move=1, dealer=0,
+    ))
     deal.apply("play TC")
     assert HeuristicBot().choose(View.of(deal, 0)) == Action.parse("play AC")
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bummerl import Deal, Rules
-from bummerl.cards import Card, mask_of, parse_cards
+from bummerl import Deal, Rules, Setup
+from bummerl.cards import Card
 from bummerl.game import Bummerl
 from bummerl.records import (
     DealRecord,
@@ -97,11 +97,7 @@ def test_from_deal_records_the_deck_and_the_actions_so_far() -> None:
 
 
 def test_a_set_up_position_has_no_deck_and_cannot_be_recorded() -> None:
-    rules = Rules.preset("standard")
-    deal = Deal.from_state(
-        rules, hands=(mask_of(parse_cards("AS TS")), mask_of(parse_cards("KS QS"))), trump_suit=3,
-        tricks_won=(4, 4), card_points=(60, 32),
-    )
+    deal = Deal.from_setup(Setup.parse("standard SAT/SKQ - S 0 60/32 4/4"))
     with pytest.raises(RecordError, match="set up without a deck"):
         DealRecord.from_deal(deal)
 

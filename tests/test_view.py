@@ -155,12 +155,10 @@ def test_two_deals_differing_only_in_hidden_cards_give_equal_views(
 def test_a_set_up_position_without_a_trick_log_still_knows_which_cards_were_played() -> None:
     from bummerl.cards import PACK_MASKS, mask_of, parse_cards
     from bummerl.engine import Deal
-    from bummerl.rules import Rules
+    from bummerl.setup import Setup
 
-    rules = Rules.preset("standard")
     me, opp = mask_of(parse_cards("AS TS")), mask_of(parse_cards("KS QS"))
-    deal = Deal.from_state(rules, hands=(me, opp), trump_suit=3, leader=0, tricks_won=(4, 4),
-                           card_points=(52, 40))
+    deal = Deal.from_setup(Setup.parse("standard SAT/SKQ - S 0 52/40 4/4"))
     view = View.of(deal, 0)
     assert view.played_mask == PACK_MASKS[0] & ~(me | opp)
     assert view.unseen_mask == opp

@@ -7,10 +7,8 @@ field the rules read; the records of past tricks, marriages and exchanges are le
 reads them), which makes positions of a few tricks with an open talon affordable.
 Use it for small positions and to check the fast solvers.
 
->>> from bummerl import Deal, Rules
->>> from bummerl.cards import mask_of, parse_cards
->>> deal = Deal.from_state(Rules.preset("standard"), hands=(mask_of(parse_cards("AS TS")),
-...     mask_of(parse_cards("KS QS"))), trump_suit=3, tricks_won=(4, 4), card_points=(52, 40))
+>>> from bummerl import Deal, Setup
+>>> deal = Deal.from_setup(Setup.parse("standard SAT/SKQ - S 0 52/40 4/4"))  # AS TS to lead against KS QS
 >>> reference_value(deal)
 1
 >>> {str(a): v for a, v in reference_action_values(deal).items()}

@@ -1,7 +1,7 @@
 """The open-card (perfect-information) solver's public face: values of deals, actions and lines.
 
 Every function reads a :class:`~bummerl.engine.Deal` as it stands (from a deck after some actions, or
-from :meth:`Deal.from_state`) and answers for the player to move, in game points -3..3 (a Sixty-Six
+from :meth:`Deal.from_setup`) and answers for the player to move, in game points -3..3 (a Sixty-Six
 draw is 0), assuming both players see every card and play perfectly. The search itself is
 :mod:`bummerl.search.core`, compiled to C when it is built (``BACKEND == "compiled"``), else the same
 file run as plain Python (``"python"``); ``BUMMERL_PURE_PYTHON=1`` forces plain Python.
@@ -94,12 +94,9 @@ class Solution:
 
 def _example() -> Deal:
     """The doctests' position: player 0 (AS TS) leads against KS QS with 52 points to 40, spades trump."""
-    from bummerl.cards import mask_of, parse_cards
-    from bummerl.rules import Rules
+    from bummerl.setup import Setup
 
-    hands = (mask_of(parse_cards("AS TS")), mask_of(parse_cards("KS QS")))
-    return Deal.from_state(Rules.preset("standard"), hands=hands, trump_suit=3, tricks_won=(4, 4),
-                           card_points=(52, 40))
+    return Deal.from_setup(Setup.parse("standard SAT/SKQ - S 0 52/40 4/4"))
 
 
 def solve(deal: Deal) -> int:

@@ -2,7 +2,7 @@
 
 A seat knows its hand, the trump card, every trick played, marriages shown and an exchange; it does not
 know which of the unseen cards are in the opponent's hand and in what order the face-down talon lies.
-A *world* is one answer: a :class:`~bummerl.engine.Deal` built with ``Deal.from_state`` that holds the
+A *world* is one answer: a :class:`~bummerl.engine.Deal` built with ``Deal.from_setup`` that holds the
 opponent's hand and the talon order.
 
 What is counted. With ``n`` unseen cards, ``k`` of them in the opponent's hand (besides the cards the
