@@ -63,11 +63,11 @@ def test_exchanges_the_trump_jack_before_leading() -> None:
     assert HeuristicBot().choose(View.of(deal, 0)) == EXCHANGE
 
 
-def rest(*groups: str) -> list[int]:
+def rest(*groups: str) -> tuple[Card, ...]:
     """The Schnapsen cards not named in ``groups`` (to fill a talon), in pack order."""
     used = hand(" ".join(groups))
     pack = parse_cards("JC QC KC TC AC JD QD KD TD AD JH QH KH TH AH JS QS KS TS AS")
-    return [int(c) for c in pack if not used >> c & 1]
+    return tuple(c for c in pack if not used >> c & 1)
 
 
 def test_declares_a_marriage_once_it_has_a_trick() -> None:
