@@ -75,6 +75,15 @@ WEB_MIGRATIONS: list[tuple[str, ...]] = [
     (  # 4: the rematch of a friend game (the same two players, seats swapped)
         "ALTER TABLE web_friend_games ADD COLUMN rematch TEXT",
     ),
+    (  # 5: what spectators of a friend game see (public view only, or also the deals that are over), and
+       # the player who started a game against the computer (their player page lists it)
+        "ALTER TABLE web_friend_games ADD COLUMN spectators TEXT NOT NULL DEFAULT 'public'",
+        """CREATE TABLE IF NOT EXISTS web_computer_games (
+            game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            player TEXT NOT NULL REFERENCES web_players (id)
+        )""",
+        "CREATE INDEX IF NOT EXISTS web_computer_games_player ON web_computer_games (player)",
+    ),
 ]
 _SCHEMA_KEY = "web.schema"
 
