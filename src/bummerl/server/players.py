@@ -106,6 +106,8 @@ class FriendGame:
     rated_done: bool
     public: bool = False
     rematch: str | None = None
+    #: What spectators see: ``public`` (the public view) or ``delayed`` (also every deal that is over).
+    spectators: str = "public"
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat this player holds, or None."""
@@ -116,7 +118,7 @@ class FriendGame:
 
 
 _PLAYER_COLUMNS = "id, name, rating, deviation, volatility, games"
-_FRIEND_COLUMNS = "game_id, invite, player0, player1, rated, rated_done, public, rematch"
+_FRIEND_COLUMNS = "game_id, invite, player0, player1, rated, rated_done, public, rematch, spectators"
 #: Open invitations (nobody has taken the other seat yet) a player may have at once.
 MAX_OPEN_INVITATIONS = 5
 
@@ -169,13 +171,16 @@ class Players:
 
     # ------------------------------------------------------------------ friend games
 
-    def add_friend_game(self, game_id: str, host: Player, *, rated: bool, public: bool = False) -> FriendGame:
-        """Record a new friend game with the host at seat 0 and seat 1 free (its invitation made now)."""
+    def add_friend_game(self, game_id: str, host: Player, *, rated: bool, public: bool = False,
+                        spectators: str = "public") -> FriendGame:
+        """Record a new friend game with the host at seat 0 and seat 1 free (its invitation made now);
+        ``spectators`` is the host's choice of what spectators see (``public`` or ``delayed``)."""
         invite = secrets.token_urlsafe(12)
         with self.web.lock:
-            self.web.db.execute("INSERT INTO web_friend_games (game_id, invite, player0, rated, public) "
-                                "VALUES (?, ?, ?, ?, ?)", (game_id, invite, host.id, int(rated), int(public)))
-        return FriendGame(game_id, invite, (host.id, None), rated, False, public)
+            self.web.db.execute("INSERT INTO web_friend_games (game_id, invite, player0, rated, public, "
+                                "spectators) VALUES (?, ?, ?, ?, ?, ?)",
+                                (game_id, invite, host.id, int(rated), int(public), spectators))
+        return FriendGame(game_id, invite, (host.id, None), rated, False, public, None, spectators)
 
     def open_invitations(self, host: Player | None = None) -> list[FriendGame]:
         """Invitations nobody has taken yet, the newest first: the host's (all), or else the public ones
@@ -215,6 +220,25 @@ class Players:
                            (player.id, player.id))
         return [_friend(r) for r in rows]
 
+    # ------------------------------------------------------------------ games against the computer
+
+    def add_computer_game(self, game_id: str, player: Player) -> None:
+        """Record that ``player`` started this game against the computer (their page lists it)."""
+        with self.web.lock:
+            self.web.db.execute("INSERT OR IGNORE INTO web_computer_games (game_id, player) VALUES (?, ?)",
+                                (game_id, player.id))
+
+    def computer_games_of(self, player: Player) -> list[str]:
+        """The ids of the games against the computer that ``player`` started, the newest first."""
+        rows = self._query("SELECT c.game_id FROM web_computer_games c JOIN games g ON g.id = c.game_id "
+                           "WHERE c.player = ? ORDER BY g.updated DESC", (player.id,))
+        return [str(r[0]) for r in rows]
+
+    def owner_of(self, game_id: str) -> str | None:
+        """The id of the player who started this game against the computer, or None."""
+        rows = self._query("SELECT player FROM web_computer_games WHERE game_id = ?", (game_id,))
+        return str(rows[0][0]) if rows else None
+
     def rate(self, game_id: str, winner: int) -> bool:
         """Update both players' ratings for a finished rated game won by seat ``winner``, once: True when
         this call rated it (False: not rated, not both seats taken, or rated before)."""
@@ -250,4 +274,4 @@ def _player(row: tuple[Any, ...]) -> Player:
 
 def _friend(row: tuple[Any, ...]) -> FriendGame:
     return FriendGame(str(row[0]), str(row[1]), (row[2], row[3]), bool(row[4]), bool(row[5]), bool(row[6]),
-                      row[7])
+                      row[7], str(row[8]))
