@@ -84,6 +84,25 @@ WEB_MIGRATIONS: list[tuple[str, ...]] = [
         )""",
         "CREATE INDEX IF NOT EXISTS web_computer_games_player ON web_computer_games (player)",
     ),
+    (  # 6: the clocks of a friend game (chosen at invitation: seconds left per seat, whose clock runs and
+       # since when) and how a friend game ended when nobody won it at the table: the present player
+       # claimed it from an absent one ('abandoned') or a clock ran out ('time') (server/presence.py)
+        """CREATE TABLE IF NOT EXISTS web_clocks (
+            game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            initial REAL NOT NULL,
+            increment REAL NOT NULL,
+            left0 REAL NOT NULL,
+            left1 REAL NOT NULL,
+            running INTEGER CHECK (running IN (0, 1)),
+            since REAL NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE IF NOT EXISTS web_game_ends (
+            game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            winner INTEGER NOT NULL CHECK (winner IN (0, 1)),
+            reason TEXT NOT NULL CHECK (reason IN ('abandoned', 'time')),
+            at REAL NOT NULL
+        )""",
+    ),
 ]
 _SCHEMA_KEY = "web.schema"
 
