@@ -297,7 +297,7 @@ def test_a_player_may_have_five_open_invitations(client: TestClient) -> None:
     for _ in range(5):
         invite(client, ann)
     answer = client.post("/api/friends", json={}, headers=key(ann))
-    assert answer.status_code == 400 and "5 open invitations" in answer.json()["error"]
+    assert answer.status_code == 429 and "5 open invitations" in answer.json()["error"]
 
 
 def test_the_online_pages_are_served(client: TestClient) -> None:

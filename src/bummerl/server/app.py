@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -35,7 +36,7 @@ from bummerl.engine import Deal
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 from bummerl.server.games import LEVELS, GameHub, GameUnavailable, Listener
-from bummerl.server.limits import RateLimit
+from bummerl.server.limits import Limits, PostRateLimit
 from bummerl.server.online import Online, online_routes
 from bummerl.server.protocol import ProtocolError, error_message, parse_message
 from bummerl.server.thinker import DEFAULT_WORKERS, Thinker
@@ -108,10 +109,13 @@ def _new_game_options(body: Any) -> dict[str, Any]:
 
 
 def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thinker: Thinker | None = None,
-               analysis_samples: int = 100, review_samples: int = 24) -> Starlette:
+               analysis_samples: int = 100, review_samples: int = 24,
+               limits: Limits | None = None) -> Starlette:
     """The web game over the game store in ``home`` (default: the user's data directory); the computer
-    thinks in ``workers`` processes (0: one background thread, for quick tests)."""
+    thinks in ``workers`` processes (0: one background thread, for quick tests); ``limits`` (default
+    :class:`~bummerl.server.limits.Limits`) bound what one client may ask."""
     state: dict[str, Any] = {}
+    limits = Limits() if limits is None else limits
 
     def hub() -> GameHub:
         hub: GameHub = state["hub"]
@@ -124,7 +128,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         pool = Thinker(workers) if thinker is None else thinker
         state["hub"] = app.state.hub = GameHub(store, pool, analysis_samples=analysis_samples,
                                                review_samples=review_samples)
-        state["online"] = app.state.online = Online(state["hub"])  # games between two people
+        state["online"] = app.state.online = Online(state["hub"], limits)  # games between two people
         try:
             yield
         finally:
@@ -208,7 +212,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         await game.join(listener)
         game.kick()
         side_tasks: set[asyncio.Task[None]] = set()
-        limit = RateLimit()
+        limit = limits.messages()
         try:
             while True:
                 raw = await ws.receive()
@@ -261,7 +265,8 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         *online_routes(lambda: state["online"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    middleware = [Middleware(PostRateLimit, per_minute=limits.posts_per_minute, burst=limits.posts_burst)]
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
 
 
 def _rules_markdown() -> str:

@@ -1,5 +1,8 @@
-"""Limits per connection: a token bucket for the messages a client may send (an action that moves the
-game on gives its token back, so only messages that change nothing are limited).
+"""The web server's limits, in one place: a token bucket per connection for the messages a client may send
+(an action that moves the game on gives its token back, so only messages that change nothing are limited),
+a token bucket per client address for the POST requests (new players, invitations, joins, games), the
+games in progress a player may sit in, and the open invitations a player may have. :class:`Limits` holds
+their settings (``create_app(limits=...)``, ``bummerl serve --posts-per-minute ...``); 0 turns one off.
 
 >>> clock = iter([0.0, 0.0, 0.0, 0.0, 0.0, 1.0]).__next__
 >>> bucket = RateLimit(rate=2.0, burst=3, clock=clock)
@@ -9,20 +12,76 @@ game on gives its token back, so only messages that change nothing are limited).
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["MESSAGES_BURST", "MESSAGES_PER_SECOND", "RateLimit"]
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from bummerl.errors import BummerlError
+
+__all__ = ["MESSAGES_BURST", "MESSAGES_PER_SECOND", "LimitReached", "Limits", "PostRateLimit", "RateLimit",
+           "games_in_progress"]
 
 #: Messages a client may send per second on average, and at once.
 MESSAGES_PER_SECOND = 20.0
 MESSAGES_BURST = 40
 
 
+class LimitReached(BummerlError):
+    """A limit refused the request (answered HTTP 429 with the reason)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Every limit of the web server; 0 turns a limit off (:meth:`lifted` turns them all off, for load
+    benchmarks that play hundreds of players from one address).
+
+    >>> Limits().posts_per_minute, Limits.lifted().games_per_player
+    (60.0, 0)
+    """
+
+    #: POST requests a minute from one client address on average, and at once.
+    posts_per_minute: float = 60.0
+    posts_burst: int = 20
+    #: Friend games that are not over a player may sit in (creating an invitation or taking a seat).
+    games_per_player: int = 20
+    #: Invitations nobody has taken yet a player may have at once.
+    open_invitations: int = 5
+    #: Messages that change nothing a game connection may send a second on average, and at once.
+    messages_per_second: float = MESSAGES_PER_SECOND
+    messages_burst: int = MESSAGES_BURST
+    #: Chat messages a connection may send a second on average, and at once.
+    chat_per_second: float = 1.0
+    chat_burst: int = 5
+
+    @classmethod
+    def lifted(cls) -> Limits:
+        """No limit at all (the sizes of messages and bodies still hold: they are the protocol's)."""
+        return cls(**{f.name: 0 for f in dataclasses.fields(cls)})
+
+    def messages(self) -> RateLimit:
+        """A new connection's bucket for game messages."""
+        return RateLimit(self.messages_per_second, self.messages_burst)
+
+    def chat(self) -> RateLimit:
+        """A new chat connection's bucket."""
+        return RateLimit(self.chat_per_second, self.chat_burst)
+
+
 class RateLimit:
-    """``rate`` messages a second on average, ``burst`` at once; :meth:`allow` says whether one more may
-    pass now, and :attr:`refused_since_allowed` counts the refusals in a row (so a flood is answered with
-    one ``error``, not one per message)."""
+    """``rate`` messages a second on average, ``burst`` at once (a rate of 0: no limit); :meth:`allow`
+    says whether one more may pass now, and :attr:`refused_since_allowed` counts the refusals in a row (so
+    a flood is answered with one ``error``, not one per message).
+
+    >>> unlimited = RateLimit(rate=0, burst=0, clock=lambda: 0.0)
+    >>> all(unlimited.allow() for _ in range(1000))
+    True
+    """
 
     def __init__(self, rate: float = MESSAGES_PER_SECOND, burst: int = MESSAGES_BURST,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -33,11 +92,16 @@ class RateLimit:
         self._last = clock()
         self.refused_since_allowed = 0
 
-    def allow(self) -> bool:
-        """Take one message's token if there is one."""
+    def _refill(self) -> None:
         now = self._clock()
         self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.rate)
         self._last = now
+
+    def allow(self) -> bool:
+        """Take one message's token if there is one."""
+        if self.rate <= 0:
+            return True
+        self._refill()
         if self._tokens >= 1.0:
             self._tokens -= 1.0
             self.refused_since_allowed = 0
@@ -54,3 +118,89 @@ class RateLimit:
         (True, False, None, True)
         """
         self._tokens = min(float(self.burst), self._tokens + 1.0)
+
+    def wait(self) -> float:
+        """Seconds until the next token (0 when one is there)."""
+        if self.rate <= 0:
+            return 0.0
+        self._refill()
+        return 0.0 if self._tokens >= 1.0 else (1.0 - self._tokens) / self.rate
+
+    @property
+    def full(self) -> bool:
+        """The bucket is back to its burst (its client has been quiet long enough to be forgotten)."""
+        self._refill()
+        return self._tokens >= self.burst
+
+
+class PostRateLimit:
+    """ASGI middleware: POST requests from one client address, at most ``per_minute`` a minute on average
+    and ``burst`` at once; the rest are answered 429 with ``{"error": ...}`` and a ``Retry-After`` header.
+    A per_minute of 0: no limit. Addresses that have been quiet are forgotten once more than
+    ``remembered`` are known.
+
+    >>> import asyncio
+    >>> from starlette.applications import Starlette
+    >>> from starlette.responses import PlainTextResponse
+    >>> from starlette.routing import Route
+    >>> from starlette.testclient import TestClient
+    >>> async def ok(_): return PlainTextResponse("ok")
+    >>> app = PostRateLimit(Starlette(routes=[Route("/", ok, methods=["GET", "POST"])]), 60, burst=2)
+    >>> client = TestClient(app)
+    >>> [client.post("/").status_code for _ in range(3)], client.get("/").status_code
+    ([200, 200, 429], 200)
+    >>> client.post("/").json()["error"]
+    'too many requests from your address (at most 60 a minute): try again in a moment'
+    """
+
+    def __init__(self, app: ASGIApp, per_minute: float, burst: int, *,
+                 clock: Callable[[], float] = time.monotonic, remembered: int = 10_000) -> None:
+        self.app = app
+        self.per_minute = per_minute
+        self.burst = burst
+        self.clock = clock
+        self.remembered = remembered
+        self.buckets: dict[str, RateLimit] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST" and self.per_minute > 0:
+            bucket = self._bucket(scope)
+            if not bucket.allow():
+                retry = max(1, math.ceil(bucket.wait()))
+                refused = JSONResponse(
+                    {"error": f"too many requests from your address (at most {self.per_minute:g} a minute): "
+                              "try again in a moment"}, status_code=429, headers={"Retry-After": str(retry)})
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def _bucket(self, scope: Scope) -> RateLimit:
+        client: Any = scope.get("client")
+        address = str(client[0]) if client else ""
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= self.remembered:
+                self.buckets = {a: b for a, b in self.buckets.items() if not b.full}
+            bucket = self.buckets[address] = RateLimit(self.per_minute / 60.0, self.burst, self.clock)
+        return bucket
+
+
+def games_in_progress(db: Any, player_id: str) -> int:
+    """The friend games that are not over in which ``player_id`` holds a seat (``db``: the web store's
+    sqlite3 connection; the caller holds its lock)."""
+    row = db.execute("SELECT COUNT(*) FROM web_friend_games f JOIN games g ON g.id = f.game_id "
+                     "WHERE (f.player0 = ? OR f.player1 = ?) AND g.state = 'playing'",
+                     (player_id, player_id)).fetchone()
+    return int(row[0])
+
+
+def check_games_in_progress(limits: Limits, db: Any, lock: Any, player_id: str) -> None:
+    """Raise :class:`LimitReached` when the player sits in ``limits.games_per_player`` unfinished friend
+    games already."""
+    if limits.games_per_player <= 0:
+        return
+    with lock:
+        count = games_in_progress(db, player_id)
+    if count >= limits.games_per_player:
+        raise LimitReached(f"you are in {count} games that are not over (at most "
+                           f"{limits.games_per_player}): finish one first")

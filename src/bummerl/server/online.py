@@ -41,8 +41,8 @@ from bummerl import jsonio
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 from bummerl.server.games import GameHub, LiveGame, SeatSpec
-from bummerl.server.limits import RateLimit
-from bummerl.server.players import MAX_OPEN_INVITATIONS, FriendGame, Player, Players
+from bummerl.server.limits import LimitReached, Limits, check_games_in_progress
+from bummerl.server.players import FriendGame, Player, Players
 from bummerl.server.protocol import error_message, event_json
 from bummerl.session import PlaySession
 from bummerl.store import StoreError
@@ -56,11 +56,10 @@ KEY_HEADER = "X-Player-Key"
 WAITING_NAME = "Friend"
 #: The longest request body read by the online API (bytes).
 MAX_BODY = 4096
-#: The longest chat message (characters), the chat messages a game keeps, and their rate per connection.
+#: The longest chat message (characters) and the chat messages a game keeps (their rate per connection is
+#: in :class:`~bummerl.server.limits.Limits`).
 MAX_CHAT = 200
 CHAT_KEPT = 50
-CHAT_PER_SECOND = 1.0
-CHAT_BURST = 5
 
 
 def public_view(table: Table, players: list[dict[str, Any]], game_id: str) -> dict[str, Any]:
@@ -148,8 +147,9 @@ class FriendTable(LiveGame):
 class Online:
     """The friend games of a :class:`~bummerl.server.games.GameHub` (it asks :meth:`load` for stored ones)."""
 
-    def __init__(self, hub: GameHub) -> None:
+    def __init__(self, hub: GameHub, limits: Limits | None = None) -> None:
         self.hub = hub
+        self.limits = Limits() if limits is None else limits
         self.players = Players(hub.store)
         self._rematching = asyncio.Lock()
         hub.load_special = self.load
@@ -170,12 +170,14 @@ class Online:
     async def create(self, host: Player, rules: Rules, *, cards: CardStyle = "french", rated: bool = True,
                      public: bool = False, seed: int | None = None, decks: Sequence[Sequence[int]] = (),
                      limit: bool = True) -> tuple[FriendTable, str]:
-        """A new friend game with ``host`` at seat 0: (the live game, the host's seat token). At most
-        :data:`~bummerl.server.players.MAX_OPEN_INVITATIONS` of a player's invitations may wait at once
-        (unless ``limit`` is off)."""
-        if limit and len(self.players.open_invitations(host)) >= MAX_OPEN_INVITATIONS:
-            raise BummerlError(f"you have {MAX_OPEN_INVITATIONS} open invitations: "
-                               "wait until a friend takes one")
+        """A new friend game with ``host`` at seat 0: (the live game, the host's seat token). The
+        :class:`~bummerl.server.limits.Limits` on open invitations and games in progress hold (unless
+        ``limit`` is off)."""
+        most = self.limits.open_invitations
+        if limit and most > 0 and len(self.players.open_invitations(host)) >= most:
+            raise LimitReached(f"you have {most} open invitations: wait until a friend takes one")
+        if limit:
+            check_games_in_progress(self.limits, self.hub.store.db, self.hub.store.lock, host.id)
         web = self.hub.store
         seed = secrets.randbelow(2**31) if seed is None else seed
         token = secrets.token_urlsafe(24)
@@ -225,6 +227,7 @@ class Online:
             raise BummerlError("no such invitation")
         seat = friend.seat_of(player.id)
         if seat is None and friend.players[1] is None:
+            check_games_in_progress(self.limits, self.hub.store.db, self.hub.store.lock, player.id)
             seat = await self.hub._admin(self.players.take_seat, friend.game_id, player)
             if seat is not None:  # this call took the free seat: give it a token and a name
                 token = secrets.token_urlsafe(24)
@@ -358,6 +361,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             if not isinstance(rated, bool) or not isinstance(public, bool):
                 raise BummerlError("rated and public must be true or false")
             game, token = await online().create(player, rules, cards=cards, rated=rated, public=public)
+        except LimitReached as err:
+            return _error(str(err), 429)
         except BummerlError as err:
             return _error(str(err))
         return JSONResponse(seat_answer(request, game.friend, 0, token), status_code=201)
@@ -368,6 +373,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error("choose a name first (unknown player key)", 401)
         try:
             friend, seat, token = await online().join(request.path_params["invite"], player)
+        except LimitReached as err:
+            return _error(str(err), 429)
         except StoreError as err:
             return _error(str(err), 409)
         except BummerlError as err:
@@ -403,7 +410,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             await ws.close(code=4403)
             return
         await ws.accept()
-        limit = RateLimit(CHAT_PER_SECOND, CHAT_BURST)
+        limit = online().limits.chat()
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(200)
 
         def send(message: dict[str, Any]) -> None:
@@ -423,7 +430,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
                 text = raw.get("text") or ""
                 if not limit.allow():
                     if limit.refused_since_allowed == 1:
-                        send(error_message(f"too many chat messages: at most {CHAT_BURST} at once"))
+                        send(error_message(f"too many chat messages: at most {limit.burst} at once"))
                     continue
                 try:
                     if len(text) > 4 * MAX_CHAT:
