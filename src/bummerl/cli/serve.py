@@ -26,6 +26,20 @@ def serve(
     open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the browser.")] = False,
     workers: Annotated[int | None, typer.Option(
         help="Processes the computer thinks in (default: the number of cores, at most 4).")] = None,
+    posts_per_minute: Annotated[float, typer.Option(
+        help="POST requests a minute from one address (new players, invitations, joins, games; 0: no limit).",
+        rich_help_panel="Limits")] = 60.0,
+    games_per_player: Annotated[int, typer.Option(
+        help="Games with friends not yet over a player may sit in (0: no limit).", rich_help_panel="Limits")]
+    = 20,
+    open_invitations: Annotated[int, typer.Option(
+        help="Invitations not yet taken a player may have (0: no limit).", rich_help_panel="Limits")] = 5,
+    messages_per_second: Annotated[float, typer.Option(
+        help="Messages that change nothing a game connection may send a second (0: no limit).",
+        rich_help_panel="Limits")] = 20.0,
+    no_limits: Annotated[bool, typer.Option(
+        "--no-limits", help="Turn every limit above off (load benchmarks on localhost).",
+        rich_help_panel="Limits")] = False,
 ) -> None:
     """Play in the browser: start the web game and print its address.
 
@@ -35,6 +49,7 @@ def serve(
     import uvicorn
 
     from bummerl.server import create_app
+    from bummerl.server.limits import Limits
     from bummerl.server.thinker import DEFAULT_WORKERS
     from bummerl.store import GameStore, StoreError
 
@@ -42,6 +57,11 @@ def serve(
         fail(f"--port must be from 1 to 65535, not {port}")
     if workers is not None and workers < 1:
         fail("--workers must be at least 1")
+    if min(posts_per_minute, games_per_player, open_invitations, messages_per_second) < 0:
+        fail("a limit must be 0 (no limit) or more")
+    limits = Limits.lifted() if no_limits else Limits(
+        posts_per_minute=posts_per_minute, games_per_player=games_per_player,
+        open_invitations=open_invitations, messages_per_second=messages_per_second)
     try:  # refuse in one line what would fail at start-up: a busy port, a store that cannot be opened
         _check_port(host, port)
         GameStore.open().close()
@@ -50,7 +70,8 @@ def serve(
     except StoreError as err:
         fail(str(err))
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
-    config = uvicorn.Config(create_app(workers=workers or DEFAULT_WORKERS), host=host, port=port,
+    web = create_app(workers=workers or DEFAULT_WORKERS, limits=limits)
+    config = uvicorn.Config(web, host=host, port=port,
                             log_level="warning", access_log=False, ws_max_size=WS_MAX_SIZE,
                             ws_per_message_deflate=False)  # small messages: compressing costs more CPU
     server = uvicorn.Server(config)
