@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import ipaddress
 import json
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -36,8 +37,10 @@ from bummerl.engine import Deal
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 from bummerl.server.games import LEVELS, GameHub, GameUnavailable, Listener
+from bummerl.server.history import KEY_HEADER, history_routes
 from bummerl.server.limits import Limits, PostRateLimit
 from bummerl.server.online import Online, online_routes
+from bummerl.server.presence import AWAY_AFTER, Clock
 from bummerl.server.protocol import ProtocolError, error_message, parse_message
 from bummerl.server.thinker import DEFAULT_WORKERS, Thinker
 from bummerl.server.web_store import WebStore
@@ -110,10 +113,12 @@ def _new_game_options(body: Any) -> dict[str, Any]:
 
 def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thinker: Thinker | None = None,
                analysis_samples: int = 100, review_samples: int = 24,
-               limits: Limits | None = None) -> Starlette:
+               limits: Limits | None = None, away_after: float = AWAY_AFTER,
+               clock: Clock | None = None) -> Starlette:
     """The web game over the game store in ``home`` (default: the user's data directory); the computer
     thinks in ``workers`` processes (0: one background thread, for quick tests); ``limits`` (default
-    :class:`~bummerl.server.limits.Limits`) bound what one client may ask."""
+    :class:`~bummerl.server.limits.Limits`) bound what one client may ask; a player away for ``away_after``
+    seconds may be claimed from; ``clock`` is the time of absences and clocks (default ``time.time``)."""
     state: dict[str, Any] = {}
     limits = Limits() if limits is None else limits
 
@@ -128,7 +133,8 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         pool = Thinker(workers) if thinker is None else thinker
         state["hub"] = app.state.hub = GameHub(store, pool, analysis_samples=analysis_samples,
                                                review_samples=review_samples)
-        state["online"] = app.state.online = Online(state["hub"], limits)  # games between two people
+        state["online"] = app.state.online = Online(  # games between two people
+            state["hub"], limits, away_after=away_after, clock=clock or time.time)
         try:
             yield
         finally:
@@ -152,17 +158,23 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
             game, seat = await hub().create(**options)
         except BummerlError as err:
             return _error(str(err))
+        player = state["online"].players.by_key(request.headers.get(KEY_HEADER, ""))
+        if player is not None:  # a player with a name: the game goes on their player page
+            await hub()._admin(state["online"].players.add_computer_game, game.id, player)
         return JSONResponse(_seat_answer(request, game.id, seat, game.tokens[seat]), status_code=201)
 
     async def list_games(request: Request) -> Response:
         if not _is_loopback(request):  # another computer sees no list (and no error in its console)
             return JSONResponse({"games": [], "note": "the list of games is only shown on this computer"})
-        return JSONResponse({"games": hub().store.games()})
+        games = [g for g in hub().store.games() if g["level"] != "human"]  # friend games: /friend
+        return JSONResponse({"games": games})
 
     async def resume_game(request: Request) -> Response:
         if not _is_loopback(request):
             return _error("games are resumed only on this computer", 403)
         game_id = request.path_params["game_id"]
+        if state["online"].players.friend_game(game_id=game_id) is not None:
+            return _error("a game with a friend is resumed from /friend or your player page", 403)
         try:
             token = await hub().resume_token(game_id)
         except BummerlError as err:
@@ -263,6 +275,9 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         Route("/friend", page("friend.html")),
         Route("/friend/{invite}", page("friend.html")),
         *online_routes(lambda: state["online"]),
+        Route("/players/{name}", page("player.html")),
+        Route("/replay/{game_id}", page("replay.html")),
+        *history_routes(lambda: state["online"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(PostRateLimit, per_minute=limits.posts_per_minute, burst=limits.posts_burst)]

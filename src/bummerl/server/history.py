@@ -1,0 +1,202 @@
+"""A player's page and the replays: the games a player plays and played, and each finished game step by step.
+
+Routes (JSON errors as ``{"error": "one line"}``):
+
+- ``GET /api/players/{name}/games``: the player's rating and games, ``playing`` and ``finished`` (the
+  newest first, at most :data:`MAX_LISTED` each): games with friends (both seats taken) and games against
+  the computer the player started while choosing a name on this server. A game is ``{"id", "kind"
+  ("friend"/"computer"), "opponent", "seat", "rules", "rules_text", "score" (game points the player and
+  the opponent still need), "result" ("won"/"lost"/None), "date", "rated"}``; a friend game adds
+  ``"link"`` (``/friend/{invite}``: the players' own seats, everyone else watches) and ``"spectators"``;
+  a finished game adds ``"replay"`` and ``"record"``. ``levels``: the computer levels' fixed ratings
+  (None until they are measured).
+- ``GET /api/games/{id}/replay``: the replay frames (``server/replay.py``) of what may be shown with all
+  cards (``server/spectators.py``): a finished game; the deals that are over of a friend game whose
+  spectators are ``delayed``; else 409.
+- ``POST /api/games/{id}/seat`` (header ``X-Player-Key``): the seat of the player's own game against the
+  computer (``{"id", "seat", "token", "url"}``), to continue it from another page than the one that
+  started it.
+- ``GET /api/friends/{invite}``: an invitation as whoever opens it sees it before taking the seat: the
+  host, the rules, rated or not, and what spectators will see (``spectators`` and ``spectators_text``).
+
+>>> from starlette.testclient import TestClient
+>>> import tempfile
+>>> from pathlib import Path
+>>> from bummerl.server import create_app
+>>> with TestClient(create_app(home=Path(tempfile.mkdtemp()), workers=0)) as client:
+...     ann = client.post("/api/players", json={"name": "Ann"}).json()
+...     made = client.post("/api/games", json={"level": "easy"}, headers={"X-Player-Key": ann["key"]}).json()
+...     page = client.get("/api/players/ann/games").json()
+>>> page["name"], [(g["kind"], g["opponent"], g["id"] == made["id"]) for g in page["playing"]]
+('Ann', [('computer', 'computer (easy)', True)])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from bummerl.records import RecordError
+from bummerl.server.players import FriendGame, Player
+from bummerl.server.replay import replay_json
+from bummerl.server.spectators import CHOICES, shown_record
+from bummerl.store import GameDamaged, GameNotFound, StoredGame, StoreError
+from bummerl.table import CardStyle
+
+if TYPE_CHECKING:
+    from bummerl.server.online import Online
+
+__all__ = ["KEY_HEADER", "MAX_LISTED", "history_routes", "level_ratings"]
+
+#: The request header that carries the player key (as in ``server/online.py``).
+KEY_HEADER = "X-Player-Key"
+#: The most games listed per group on a player's page.
+MAX_LISTED = 50
+
+
+def level_ratings() -> list[dict[str, Any]] | None:
+    """The computer levels' fixed ratings (``[{"level", "rating", "deviation"}]``), or None while they are
+    not measured (``bummerl.level_ratings`` is not there yet)."""
+    try:
+        from bummerl import level_ratings as measured  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    load = getattr(measured, "load", None) or getattr(measured, "level_ratings", None)
+    if not callable(load):
+        return None
+    rows = []
+    for level, value in dict(load()).items():
+        rating: Any = getattr(value, "rating", value)
+        deviation: Any = getattr(value, "deviation", None)
+        rows.append({"level": str(level), "rating": round(float(rating)),
+                     "deviation": round(float(deviation)) if isinstance(deviation, int | float) else None})
+    return rows
+
+
+def _style(stored: StoredGame) -> CardStyle:
+    return "german" if stored.cards == "german" else "french"
+
+
+def _summary(stored: StoredGame, seat: int, opponent: str) -> dict[str, Any]:
+    result = None
+    if stored.finished and stored.winner is not None:
+        result = "won" if stored.winner == seat else "lost"
+    return {"id": stored.id, "seat": seat, "opponent": opponent, "rules": stored.rules.to_json(),
+            "rules_text": stored.rules.describe(), "cards": stored.cards, "state": stored.state,
+            "score": [stored.score[seat], stored.score[1 - seat]], "deals": len(stored.outcomes),
+            "result": result, "date": stored.updated.isoformat(timespec="seconds")}
+
+
+def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
+    """The routes of player pages and replays; ``online()`` gives the running server's ``Online``."""
+
+    def load(game_id: str) -> StoredGame:
+        return online().hub.store.store.load(game_id)
+
+    def names(stored: StoredGame, friend: FriendGame | None) -> tuple[str, str]:
+        if friend is not None:
+            return online()._names(friend)
+        owner = online().players.owner_of(stored.id)
+        player = online().players.by_id(owner) if owner is not None else None
+        return (player.name if player is not None else "Player"), f"computer ({stored.level})"
+
+    def games_of(player: Player, base: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        players = online().players
+        rows: list[tuple[StoredGame, dict[str, Any]]] = []
+        for friend in players.games_of(player):
+            seat = friend.seat_of(player.id)
+            if seat is None or None in friend.players:  # an open invitation is not a game yet
+                continue
+            stored = load(friend.game_id)
+            row = _summary(stored, seat, online()._names(friend)[1 - seat])
+            row.update(kind="friend", rated=friend.rated, spectators=friend.spectators,
+                       link=f"{base}/friend/{friend.invite}")
+            rows.append((stored, row))
+        for game_id in players.computer_games_of(player):
+            stored = load(game_id)
+            row = _summary(stored, 0, f"computer ({stored.level})")
+            row.update(kind="computer", rated=False)
+            rows.append((stored, row))
+        rows.sort(key=lambda r: r[0].updated, reverse=True)
+        playing, finished = [], []
+        for stored, row in rows:
+            if stored.state == "playing":
+                playing.append(row)
+            else:
+                if stored.finished:
+                    row.update(replay=f"{base}/replay/{stored.id}",
+                               record=f"{base}/api/games/{stored.id}/record")
+                finished.append(row)
+        return playing[:MAX_LISTED], finished[:MAX_LISTED]
+
+    async def player_games(request: Request) -> Response:
+        player = online().players.by_name(request.path_params["name"])
+        if player is None:
+            return JSONResponse({"error": "no such player"}, status_code=404)
+        base = str(request.base_url).rstrip("/")
+        try:
+            playing, finished = await online().hub._admin(games_of, player, base)
+        except StoreError as err:
+            return JSONResponse({"error": str(err)}, status_code=409)
+        return JSONResponse({**player.to_json(), "playing": playing, "finished": finished,
+                             "levels": level_ratings()})
+
+    def replay_of(game_id: str) -> dict[str, Any]:
+        stored = load(game_id)
+        friend = online().players.friend_game(game_id=game_id)
+        shown = shown_record(stored.record, friend.spectators if friend is not None else "public",
+                             finished=stored.finished)
+        if shown is None:
+            raise StoreError("the game is not over yet: its cards are shown once it is")
+        answer = replay_json(shown, names(stored, friend), cards=_style(stored))
+        return {"game": game_id, "complete": stored.finished, **answer}
+
+    async def replay(request: Request) -> Response:
+        try:
+            answer = await online().hub._admin(replay_of, request.path_params["game_id"])
+        except (GameNotFound, GameDamaged) as err:
+            return JSONResponse({"error": str(err)}, status_code=404)
+        except (StoreError, RecordError) as err:
+            return JSONResponse({"error": str(err)}, status_code=409)
+        return JSONResponse(answer)
+
+    async def own_seat(request: Request) -> Response:
+        player = online().players.by_key(request.headers.get(KEY_HEADER, ""))
+        if player is None:
+            return JSONResponse({"error": "unknown player key"}, status_code=401)
+        game_id = request.path_params["game_id"]
+        if online().players.owner_of(game_id) != player.id:
+            return JSONResponse({"error": "not your game against the computer"}, status_code=403)
+        token = online().hub.store.tokens(game_id).get(0)
+        if token is None:
+            return JSONResponse({"error": "this game has no seat to open"}, status_code=409)
+        url = f"{str(request.base_url).rstrip('/')}/play/{game_id}#token={token}"
+        return JSONResponse({"id": game_id, "seat": 0, "token": token, "url": url})
+
+    async def invitation(request: Request) -> Response:
+        players = online().players
+        friend = players.friend_game(invite=request.path_params["invite"])
+        if friend is None:
+            return JSONResponse({"error": "no such invitation"}, status_code=404)
+        host = players.by_id(friend.players[0] or "")
+        try:
+            stored = await online().hub._admin(load, friend.game_id)
+        except StoreError as err:
+            return JSONResponse({"error": str(err)}, status_code=409)
+        return JSONResponse({
+            "id": friend.game_id, "host": None if host is None else host.to_json(),
+            "players": list(online()._names(friend)), "seat_free": friend.players[1] is None,
+            "rules": stored.rules.to_json(), "rules_text": stored.rules.describe(), "cards": stored.cards,
+            "rated": friend.rated, "state": stored.state, "spectators": friend.spectators,
+            "spectators_text": CHOICES.get(friend.spectators, "")})
+
+    return [
+        Route("/api/players/{name}/games", player_games),
+        Route("/api/games/{game_id}/replay", replay),
+        Route("/api/games/{game_id}/seat", own_seat, methods=["POST"]),
+        Route("/api/friends/{invite}", invitation),
+    ]

@@ -1,0 +1,90 @@
+"""Helpers for the player page and replay tests: register players, make and finish friend games and games
+against the computer through the JSON API and the per-seat WebSockets (Starlette's test client)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from starlette.testclient import TestClient
+
+__all__ = ["KEY", "finish_computer_game", "friend_game", "key", "next_of", "play_friends", "register"]
+
+#: The header with the player key.
+KEY = "X-Player-Key"
+
+
+def register(client: TestClient, name: str) -> dict[str, Any]:
+    """A new player: ``{"name", ..., "key"}``."""
+    answer = client.post("/api/players", json={"name": name})
+    assert answer.status_code == 201, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def key(player: dict[str, Any]) -> dict[str, str]:
+    """The headers of a player's requests."""
+    return {KEY: player["key"]}
+
+
+def friend_game(client: TestClient, host: dict[str, Any], guest: dict[str, Any], *,
+                join: dict[str, Any] | None = None, **body: Any) -> list[dict[str, Any]]:
+    """An invitation by ``host`` (``body``) taken by ``guest`` (``join``: the join request's body): both
+    seats' answers (``id``, ``token``, ...)."""
+    made = client.post("/api/friends", json=body, headers=key(host))
+    assert made.status_code == 201, made.text
+    joined = client.post(f"/api/friends/{made.json()['invite']}/join", json=join or {}, headers=key(guest))
+    assert joined.status_code == 200, joined.text
+    return [made.json(), joined.json()]
+
+
+def next_of(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of ``kind``."""
+    while True:
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == kind:
+            return msg
+
+
+def play_friends(client: TestClient, seats: list[dict[str, Any]], rng: random.Random, *,
+                 deals: int | None = None) -> dict[str, Any]:
+    """Both seats play random legal moves until the Bummerl is over (or ``deals`` deals are over and the
+    next one has begun); answers seat 0's last view."""
+    with client.websocket_connect(f"/ws/games/{seats[0]['id']}?token={seats[0]['token']}") as a, \
+            client.websocket_connect(f"/ws/games/{seats[1]['id']}?token={seats[1]['token']}") as b:
+        sockets = [a, b]
+        views = [next_of(s, "view") for s in sockets]
+        while True:
+            view = views[0]
+            if view["phase"] == "game_over":
+                return view
+            if view["phase"] == "deal_over":
+                if deals is not None and len(view["sheet"]) >= deals:
+                    sockets[0].send_json({"type": "act", "action": "next"})
+                    return next_of(sockets[0], "view")
+                actor, action = 0, "next"
+            else:
+                actor = view["waiting_for"]
+                action = rng.choice(views[actor]["deal"]["legal"])
+            sockets[actor].send_json({"type": "act", "action": action})
+            views = [next_of(s, "view") for s in sockets]
+
+
+def finish_computer_game(client: TestClient, seat: dict[str, Any], *,
+                         moves: int | None = None) -> dict[str, Any]:
+    """Play the first legal action against the computer until the Bummerl is over (or ``moves`` actions were
+    sent); answers the last view."""
+    sent = 0
+    with client.websocket_connect(f"/ws/games/{seat['id']}?token={seat['token']}") as ws:
+        view = next_of(ws, "view")
+        while view["phase"] != "game_over" and (moves is None or sent < moves):
+            if view["phase"] == "deal_over":
+                ws.send_json({"type": "act", "action": "next"})
+            elif view["waiting_for"] == 0 and not view["thinking"]:
+                ws.send_json({"type": "act", "action": view["deal"]["legal"][0]})
+            else:
+                view = next_of(ws, "view")
+                continue
+            sent += 1
+            view = next_of(ws, "view")
+        return view
