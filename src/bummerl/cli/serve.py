@@ -40,6 +40,9 @@ def serve(
     no_limits: Annotated[bool, typer.Option(
         "--no-limits", help="Turn every limit above off (load benchmarks on localhost).",
         rich_help_panel="Limits")] = False,
+    away_after: Annotated[float, typer.Option(
+        help="Seconds a player of a game with a friend must have been away before the other may claim "
+             "the Bummerl.", metavar="SECONDS")] = 180.0,
 ) -> None:
     """Play in the browser: start the web game and print its address.
 
@@ -59,6 +62,8 @@ def serve(
         fail("--workers must be at least 1")
     if min(posts_per_minute, games_per_player, open_invitations, messages_per_second) < 0:
         fail("a limit must be 0 (no limit) or more")
+    if not 0 <= away_after < 10**7:
+        fail(f"--away-after must be from 0 seconds up, not {away_after:g}")
     limits = Limits.lifted() if no_limits else Limits(
         posts_per_minute=posts_per_minute, games_per_player=games_per_player,
         open_invitations=open_invitations, messages_per_second=messages_per_second)
@@ -70,7 +75,7 @@ def serve(
     except StoreError as err:
         fail(str(err))
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
-    web = create_app(workers=workers or DEFAULT_WORKERS, limits=limits)
+    web = create_app(workers=workers or DEFAULT_WORKERS, limits=limits, away_after=away_after)
     config = uvicorn.Config(web, host=host, port=port,
                             log_level="warning", access_log=False, ws_max_size=WS_MAX_SIZE,
                             ws_per_message_deflate=False)  # small messages: compressing costs more CPU

@@ -28,7 +28,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -40,9 +42,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from bummerl import jsonio
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
-from bummerl.server.games import GameHub, LiveGame, SeatSpec
+from bummerl.server.games import GameHub, Listener, LiveGame, SeatSpec
 from bummerl.server.limits import LimitReached, Limits, check_games_in_progress
 from bummerl.server.players import FriendGame, Player, Players
+from bummerl.server.presence import (
+    AWAY_AFTER,
+    Clock,
+    Clocks,
+    End,
+    EndReason,
+    Presence,
+    TimeControl,
+    TimeStore,
+)
 from bummerl.server.protocol import error_message, event_json
 from bummerl.session import PlaySession
 from bummerl.store import StoreError
@@ -60,6 +72,9 @@ MAX_BODY = 4096
 #: in :class:`~bummerl.server.limits.Limits`).
 MAX_CHAT = 200
 CHAT_KEPT = 50
+#: The longest wait (seconds) between two looks at a live game's clocks and absences (a clock that runs
+#: out or an absence that may now be claimed is announced within this time).
+TICK = 1.0
 
 
 def public_view(table: Table, players: list[dict[str, Any]], game_id: str) -> dict[str, Any]:
@@ -89,33 +104,264 @@ class FriendTable(LiveGame):
         #: The chat of the two players (kept while the game is live): {"seat", "name", "text"} each.
         self.chat: list[dict[str, Any]] = []
         self.chatters: list[Any] = []
+        #: Who is away since when, the clocks (None: played without), and how the game ended away from the
+        #: table (None: it did not); server/presence.py.
+        self.presence = Presence.start(online.clock())
+        self.clocks: Clocks | None = None
+        self.end: End | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._claimable = (False, False)
+        self._ending: set[asyncio.Task[None]] = set()
 
     def seat_taken(self, seat: int, name: str, token: str) -> None:
         """Somebody took the free seat: name it and tell everyone."""
         self.table.seats[seat].name = name
         self.seats = (self.seats[0], SeatSpec(name)) if seat == 1 else (SeatSpec(name), self.seats[1])
         self.tokens[seat] = token
+        if self.clocks is not None:
+            self.clocks.switch(self._clock_seat(), self.online.clock(), moved=False)
         self.broadcast([])
+        self.schedule()
 
     async def act(self, seat: int, action: str) -> None:
-        """As :meth:`LiveGame.act`, once both seats are taken."""
-        if seat not in self.tokens or 1 - seat not in self.tokens:
+        """As :meth:`LiveGame.act`, once both seats are taken and while nobody has won away from the table
+        (a clock that has run out ends the game first)."""
+        if not self.started:
             raise IllegalMove("wait for your friend to open the invitation link")
+        if self.end is None and await self.flag() is not None:
+            assert self.end is not None
+        if self.end is not None:
+            raise IllegalMove(f"the Bummerl is over: {self.end.text(self.names())}")
         await super().act(seat, action)
 
     async def stored(self) -> None:
-        """Rate a rated game once it is over (before its end is shown, so both players see the new
-        ratings as soon as they see the end)."""
+        """After an action is stored and before it is shown: the clocks move on (the mover's stops, with
+        the increment; the next mover's starts) and are saved; a rated game is rated once it is over (so
+        both players see the new ratings as soon as they see the end)."""
+        if self.clocks is not None:
+            self.clocks.switch(self._clock_seat(), self.online.clock())
+            await self.save_clocks()
         winner = self.table.game.winner
         if self.table.phase == "game_over" and winner is not None and self.friend.rated:
             await self.hub._admin(self.online.players.rate, self.id, winner)
+
+    # ------------------------------------------------------------------ absence and clocks
+
+    @property
+    def started(self) -> bool:
+        """True once both seats are taken."""
+        return 0 in self.tokens and 1 in self.tokens
+
+    @property
+    def over(self) -> bool:
+        """True once the Bummerl is won, at the table or away from it."""
+        return self.end is not None or self.table.phase == "game_over"
+
+    def names(self) -> tuple[str, str]:
+        """The two players' names."""
+        return self.table.name(0), self.table.name(1)
+
+    def _clock_seat(self) -> int | None:
+        return self.table.waiting_for if self.started and not self.over else None
+
+    def _connected(self, seat: int) -> bool:
+        return any(listener.seat == seat for listener in self.listeners)
+
+    async def save_clocks(self) -> None:
+        """Keep the clocks in the store (they survive a restart)."""
+        clocks = self.clocks
+        if clocks is not None:
+            await self.hub._admin(self.online.times.save_clocks, self.id, clocks)
+
+    def can_claim(self, seat: int, now: float) -> bool:
+        """True when ``seat`` may claim the Bummerl now: both seats taken, nobody has won, ``seat`` is here
+        and the other has been away for the server's ``away_after`` seconds."""
+        since = self.presence.away_since[1 - seat]
+        return (self.started and not self.over and self.presence.present(seat) and since is not None
+                and now - since >= self.online.away_after)
+
+    def presence_json(self, seat: int | None) -> dict[str, Any]:
+        """Who is here, the countdowns and the clocks as seen by ``seat`` (None: a spectator): the
+        ``presence`` of the README's protocol."""
+        now = self.online.clock()
+        seats = []
+        for s in (0, 1):
+            since = self.presence.away_since[s]
+            away = self.started and not self.over and since is not None
+            seats.append({"present": self.presence.present(s), "away": away,
+                          "away_ms": math.floor((now - since) * 1000) if away and since is not None else None,
+                          "claim_in_ms": (math.ceil(max(0.0, since + self.online.away_after - now) * 1000)
+                                          if away and since is not None else None)})
+        names = self.names()
+        return {"seats": seats, "away_after_ms": round(self.online.away_after * 1000),
+                "clocks": None if self.clocks is None else self.clocks.to_json(now),
+                "ended": None if self.end is None else self.end.to_json(names),
+                "can_claim": seat is not None and self.can_claim(seat, now)}
+
+    def view_for(self, seat: int) -> dict[str, Any]:
+        """The seat's view, with its ``presence``; a game won away from the table shows as over."""
+        message = super().view_for(seat)
+        message["presence"] = self.presence_json(seat)
+        if self.end is not None:
+            message.update(phase="game_over", winner=self.end.winner, waiting_for=None,
+                           ended=self.end.to_json(self.names()))
+        return message
+
+    def watch_frame(self) -> dict[str, Any]:
+        """What a spectator sees now: the public view, the ``presence``, and an end away from the table."""
+        frame = public_view(self.table, self.players(), self.id)
+        frame["presence"] = self.presence_json(None)
+        if self.end is not None:
+            frame.update(phase="game_over", winner=self.end.winner, waiting_for=None,
+                         ended=self.end.to_json(self.names()))
+        return frame
+
+    def send_presence(self) -> None:
+        """Send a ``presence`` message to every seat's connections and every spectator; look again later."""
+        now = self.online.clock()
+        self._claimable = (self.can_claim(0, now), self.can_claim(1, now))
+        messages: dict[int | None, dict[str, Any]] = {}
+        for listener in list(self.listeners):
+            if listener.seat not in messages:
+                messages[listener.seat] = {"type": "presence", **self.presence_json(listener.seat)}
+            listener.send(messages[listener.seat])
+        if self.watchers:
+            spectators = {"type": "presence", **self.presence_json(None)}
+            for send in list(self.watchers):
+                send(spectators)
+        self.schedule()
+
+    async def join(self, listener: Listener) -> None:
+        """A connection opens at a seat: a seat that was away is back (everyone is told)."""
+        now = self.online.clock()
+        back = self.presence.update([self._connected(s) or s == listener.seat for s in (0, 1)], now)
+        await super().join(listener)
+        if back:
+            self.send_presence()
+
+    def leave(self, listener: Listener) -> None:
+        """A connection closed: once a seat has none, it is away (everyone left is told)."""
+        super().leave(listener)
+        if self.hub.live.get(self.id) is not self:  # put away: nobody is left to tell
+            self._stop_timer()
+            return
+        if self.presence.update([self._connected(s) for s in (0, 1)], self.online.clock()):
+            self.send_presence()
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def schedule(self) -> None:
+        """Look again at the clocks and absences within :data:`TICK` seconds while something can change
+        by itself (a clock runs, or a present player waits for an absent one)."""
+        self._stop_timer()
+        if self.over or not self.started or self.hub.live.get(self.id) is not self:
+            return
+        now = self.online.clock()
+        waits = []
+        if self.clocks is not None and (left := self.clocks.until_out(now)) is not None:
+            waits.append(left)
+        for s in (0, 1):
+            since = self.presence.away_since[s]
+            if since is not None and self.presence.present(1 - s) and not self._claimable[1 - s]:
+                waits.append(since + self.online.away_after - now)
+        if waits:
+            delay = min(TICK, max(0.02, min(waits)))
+            self._timer = asyncio.get_running_loop().call_later(delay, self._tick)
+
+    def _tick(self) -> None:
+        self._timer = None
+        now = self.online.clock()
+        if self.clocks is not None and self.clocks.out_of_time(now) is not None:
+            task = asyncio.create_task(self._flag_quietly())
+            self._ending.add(task)
+            task.add_done_callback(self._ending.discard)
+        elif (self.can_claim(0, now), self.can_claim(1, now)) != self._claimable:
+            self.send_presence()
+        else:
+            self.schedule()
+
+    async def _flag_quietly(self) -> None:
+        with contextlib.suppress(BummerlError):  # a store error: the next action or claim tries again
+            await self.flag()
+
+    async def flag(self) -> int | None:
+        """End the game if a clock has run out (its player loses on time): that seat, or None."""
+        now = self.online.clock()
+        seat = None if self.clocks is None or self.over else self.clocks.out_of_time(now)
+        if seat is not None:
+            await self.finish(1 - seat, "time")
+        return seat
+
+    async def claim(self, seat: int) -> End:
+        """``seat`` claims the Bummerl: allowed once the other player has been away for the server's
+        ``away_after`` seconds (or their clock has run out); :class:`~bummerl.errors.BummerlError` says
+        why not."""
+        if self.end is None:
+            await self.flag()
+        if self.end is not None:
+            return self.end
+        if self.table.phase == "game_over":
+            raise BummerlError("the Bummerl is over")
+        if not self.started:
+            raise BummerlError("nobody has taken the other seat yet")
+        if not self.presence.present(seat):
+            raise BummerlError("open the game to claim it")
+        since, other = self.presence.away_since[1 - seat], self.table.name(1 - seat)
+        if since is None:
+            raise BummerlError(f"{other} is here: there is nothing to claim")
+        wait = since + self.online.away_after - self.online.clock()
+        if wait > 0:
+            raise BummerlError(f"{other} has been away only a short while: you may claim the Bummerl "
+                               f"in {math.ceil(wait)} s")
+        await self.finish(seat, "abandoned")
+        assert self.end is not None
+        return self.end
+
+    async def finish(self, winner: int, reason: EndReason) -> None:
+        """End the Bummerl away from the table: ``winner`` wins (rated like any win). Stored before it is
+        shown: the end (and the stopped clocks) in the web's tables, the game as ``abandoned`` in the
+        game store (its record cannot hold such an end)."""
+        async with self.lock:
+            if self.over:
+                return
+            now = self.online.clock()
+            end = End(winner, reason, now)
+            clocks = self.clocks
+            if clocks is not None:
+                clocks.switch(None, now, moved=False)
+            web, times, players = self.hub.store, self.online.times, self.online.players
+            rated = self.friend.rated
+
+            def store() -> None:
+                if clocks is not None:
+                    times.save_clocks(self.id, clocks)
+                times.save_end(self.id, end)
+                web.store.finish(self.id, "abandoned")
+                if rated:
+                    players.rate(self.id, winner)
+
+            await self.hub._admin(store)
+            self.end = end
+            event = self.end_event()
+            self.table.events.append(event)
+            self.broadcast([event])
+        self.send_presence()
+
+    def end_event(self) -> Event:
+        """The log's line for an end away from the table."""
+        assert self.end is not None
+        return Event("game_over", self.end.text(self.names()), None, self.table.deal_number,
+                     {"winner": self.end.winner, "reason": self.end.reason})
 
     def broadcast(self, events: Sequence[Event]) -> None:
         """Both seats as usual; spectators get the events and the public view."""
         super().broadcast(events)
         if not self.watchers:
             return
-        frame = public_view(self.table, self.players(), self.id)
+        frame = self.watch_frame()
         payload = {"type": "events", "events": [event_json(e) for e in events]}
         for send in list(self.watchers):
             if events:
@@ -147,10 +393,16 @@ class FriendTable(LiveGame):
 class Online:
     """The friend games of a :class:`~bummerl.server.games.GameHub` (it asks :meth:`load` for stored ones)."""
 
-    def __init__(self, hub: GameHub, limits: Limits | None = None) -> None:
+    def __init__(self, hub: GameHub, limits: Limits | None = None, *, away_after: float = AWAY_AFTER,
+                 clock: Clock = time.time) -> None:
         self.hub = hub
         self.limits = Limits() if limits is None else limits
         self.players = Players(hub.store)
+        #: Seconds a player must have been away before the other may claim the Bummerl; the time (seconds
+        #: since the epoch; tests give their own clock); the clocks and ends of friend games.
+        self.away_after = away_after
+        self.clock = clock
+        self.times = TimeStore(hub.store)
         self._rematching = asyncio.Lock()
         hub.load_special = self.load
 
@@ -164,15 +416,19 @@ class Online:
     def _live(self, session: PlaySession, friend: FriendGame, names: tuple[str, str]) -> FriendTable:
         tokens = self.hub.store.tokens(session.id)
         game = FriendTable(session, (SeatSpec(names[0]), SeatSpec(names[1])), tokens, self.hub, self, friend)
+        game.clocks = self.times.clocks(game.id)
+        game.end = self.times.end(game.id)
+        if game.end is not None:
+            game.table.events.append(game.end_event())
         self.hub.live[game.id] = game
         return game
 
     async def create(self, host: Player, rules: Rules, *, cards: CardStyle = "french", rated: bool = True,
                      public: bool = False, seed: int | None = None, decks: Sequence[Sequence[int]] = (),
-                     limit: bool = True) -> tuple[FriendTable, str]:
+                     limit: bool = True, clock: TimeControl | None = None) -> tuple[FriendTable, str]:
         """A new friend game with ``host`` at seat 0: (the live game, the host's seat token). The
         :class:`~bummerl.server.limits.Limits` on open invitations and games in progress hold (unless
-        ``limit`` is off)."""
+        ``limit`` is off). ``clock``: a clock per player (None: no clocks)."""
         most = self.limits.open_invitations
         if limit and most > 0 and len(self.players.open_invitations(host)) >= most:
             raise LimitReached(f"you have {most} open invitations: wait until a friend takes one")
@@ -189,6 +445,8 @@ class Online:
                                       first_dealer=table.first_dealer, record=table.record())
             web.set_token(stored.id, 0, token)
             friend = self.players.add_friend_game(stored.id, host, rated=rated, public=public)
+            if clock is not None:
+                self.times.save_clocks(stored.id, Clocks.new(clock))
             web.lease(stored.id)
             return PlaySession(stored, table, web.store), friend
 
@@ -235,6 +493,7 @@ class Online:
                 game = await self.hub.get(friend.game_id)
                 if isinstance(game, FriendTable):
                     game.seat_taken(seat, player.name, token)
+                    await game.save_clocks()
                     game.friend = self.players.friend_game(game_id=friend.game_id) or friend
                     self.hub.put_away(game)
         friend = self.players.friend_game(game_id=friend.game_id) or friend
@@ -255,13 +514,15 @@ class Online:
             friend = self.players.friend_game(game_id=friend.game_id) or friend
             if friend.rematch is None:
                 stored = await self.hub._admin(self.hub.store.store.load, friend.game_id)
-                if stored.state != "finished":
+                if stored.state != "finished" and self.times.end(friend.game_id) is None:
                     raise BummerlError("the rematch is offered once the Bummerl is over")
                 first, second = (self.players.by_id(pid or "") for pid in reversed(friend.players))
                 if first is None or second is None:
                     raise BummerlError("a player of this game is gone")
                 style: CardStyle = "german" if stored.cards == "german" else "french"
-                game, _ = await self.create(first, stored.rules, cards=style, rated=friend.rated, limit=False)
+                old_clocks = self.times.clocks(friend.game_id)
+                game, _ = await self.create(first, stored.rules, cards=style, rated=friend.rated, limit=False,
+                                            clock=None if old_clocks is None else old_clocks.control)
                 await self.join(game.friend.invite, second)
                 await self.hub._admin(self.players.set_rematch, friend.game_id, game.id)
                 friend = self.players.friend_game(game_id=friend.game_id) or friend
@@ -308,11 +569,15 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         names = online()._names(friend)
         answer: dict[str, Any] = {"id": friend.game_id, "invite": friend.invite,
                                   "link": f"{base}/friend/{friend.invite}", "players": list(names),
-                                  "rated": friend.rated, "seat": seat}
+                                  "rated": friend.rated, "seat": seat, "clock": clock_of(friend.game_id)}
         if seat is not None and token is not None:
             answer["token"] = token
             answer["url"] = f"{base}/play/{friend.game_id}#token={token}"
         return answer
+
+    def clock_of(game_id: str) -> str | None:
+        clocks = online().times.clocks(game_id)
+        return None if clocks is None else str(clocks.control)
 
     async def register(request: Request) -> Response:
         try:
@@ -350,9 +615,9 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error("choose a name first (unknown player key)", 401)
         try:
             body = await _body(request)
-            extra = sorted(set(body) - {"rules", "cards", "rated", "public"})
+            extra = sorted(set(body) - {"rules", "cards", "rated", "public", "clock"})
             if extra:
-                raise BummerlError(f"unknown field {extra[0]!r} (fields: cards, public, rated, rules)")
+                raise BummerlError(f"unknown field {extra[0]!r} (fields: cards, clock, public, rated, rules)")
             rules = Rules.from_json(body.get("rules", "standard"))
             cards = body.get("cards", "french")
             if cards not in ("french", "german"):
@@ -360,7 +625,9 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             rated, public = body.get("rated", True), body.get("public", False)
             if not isinstance(rated, bool) or not isinstance(public, bool):
                 raise BummerlError("rated and public must be true or false")
-            game, token = await online().create(player, rules, cards=cards, rated=rated, public=public)
+            clock = TimeControl.parse(body.get("clock"))
+            game, token = await online().create(player, rules, cards=cards, rated=rated, public=public,
+                                                clock=clock)
         except LimitReached as err:
             return _error(str(err), 429)
         except BummerlError as err:
@@ -453,6 +720,25 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
                 await writer
             hub().put_away(game)
 
+    async def claim(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        try:
+            body = await _body(request)
+            token = body.get("token")
+            seat = (hub().store.seat_for(game_id, token) if isinstance(token, str) and token
+                    and online().players.friend_game(game_id=game_id) is not None else None)
+            if seat is None:
+                return _error("no such game", 404)
+            game = await hub().get(game_id)
+            if not isinstance(game, FriendTable):
+                return _error("no such game", 404)
+            end = await game.claim(seat)
+        except StoreError as err:
+            return _error(str(err), 409)
+        except BummerlError as err:
+            return _error(str(err), 409)
+        return JSONResponse(end.to_json(game.names()))
+
     async def lobby(request: Request) -> Response:
         base = str(request.base_url).rstrip("/")
         rows = []
@@ -463,7 +749,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             stored = hub().store.store.load(friend.game_id)
             rows.append({"host": host.to_json(), "rules": stored.rules.to_json(),
                          "rules_text": stored.rules.describe(), "cards": stored.cards, "rated": friend.rated,
-                         "link": f"{base}/friend/{friend.invite}"})
+                         "clock": clock_of(friend.game_id), "link": f"{base}/friend/{friend.invite}"})
         return JSONResponse({"invitations": rows})
 
     async def watch(ws: WebSocket) -> None:
@@ -491,7 +777,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         async with game.lock:
             game.watchers.append(send)
             send({"type": "events", "events": [event_json(e) for e in game.table.events], "replay": True})
-            send(public_view(game.table, game.players(), game.id))
+            send(game.watch_frame())
 
         async def write() -> None:
             while True:
@@ -519,6 +805,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         Route("/api/friends/{invite}/join", join, methods=["POST"]),
         Route("/api/friends/{invite}/rematch", rematch, methods=["POST"]),
         Route("/api/lobby", lobby),
+        Route("/api/games/{game_id}/claim", claim, methods=["POST"]),
         WebSocketRoute("/ws/watch/{invite}", watch),
         Route("/api/chat/{game_id}", has_chat),
         WebSocketRoute("/ws/chat/{game_id}", chat),

@@ -1,0 +1,244 @@
+"""Absence and clocks in a game between two people (issue 14): who is away and since when, when the present
+player may claim the Bummerl, and the optional clocks chosen at invitation.
+
+The server decides all of it: a seat is *present* while at least one of its WebSockets is open; a seat that
+has been away for :data:`AWAY_AFTER` seconds (``bummerl serve --away-after``) may be claimed from by the
+other, present player (a win, reason ``abandoned``). A clock (``5+5``: 5 minutes, plus 5 seconds after each
+action of its player) runs only for the player to move, and keeps running while that player is away or the
+server restarts; whoever's clock runs out loses the Bummerl (reason ``time``).
+
+Time is a function (``clock``, seconds since the epoch; :func:`time.time` on a real server), so tests move
+it by hand instead of sleeping. The clocks and the way a game ended are kept in the web's tables of the
+game store (schema step 6): a game record holds only the actions of the deals, so it cannot say that a
+Bummerl was won by a claim or on time; the store keeps such a game as ``abandoned`` beside its end here.
+
+>>> control = TimeControl.parse("5+5")
+>>> clocks = Clocks.new(control)
+>>> clocks.switch(0, now=1000.0)          # seat 0 is to move
+>>> clocks.switch(1, now=1012.0)          # ... and moves after 12 s: 300 - 12 + 5 left
+>>> clocks.remaining(0, 1020.0), clocks.remaining(1, 1020.0), clocks.out_of_time(1020.0)
+(293.0, 292.0, None)
+>>> clocks.out_of_time(1312.0)
+1
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bummerl.errors import BummerlError
+from bummerl.server.web_store import WebStore
+from bummerl.store import StoreError
+
+__all__ = ["AWAY_AFTER", "END_REASONS", "Clock", "Clocks", "End", "EndReason", "Presence", "TimeControl",
+           "TimeStore"]
+
+#: Seconds a seat must have been away before the other player may claim the Bummerl (3 minutes).
+AWAY_AFTER = 180.0
+#: Seconds since the epoch (``time.time``); tests give a clock of their own.
+Clock = Callable[[], float]
+#: Why a friend game ended away from the table: the present player claimed it, or a clock ran out.
+EndReason = Literal["abandoned", "time"]
+END_REASONS: tuple[EndReason, ...] = ("abandoned", "time")
+#: The longest clock one may choose (minutes) and the largest increment (seconds).
+MOST_MINUTES = 180
+MOST_INCREMENT = 180
+
+_CONTROL = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*\+\s*(\d+(?:\.\d+)?)\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """A clock per player: ``initial`` seconds, plus ``increment`` seconds after each of their actions."""
+
+    initial: float
+    increment: float
+
+    @classmethod
+    def parse(cls, value: object) -> TimeControl | None:
+        """``"5+5"`` (minutes + seconds per action); None, ``""`` or ``"none"``: no clocks.
+
+        >>> TimeControl.parse("3+2"), TimeControl.parse("none")
+        (TimeControl(initial=180.0, increment=2.0), None)
+        >>> TimeControl.parse("5 minutes")
+        Traceback (most recent call last):
+        ...
+        bummerl.errors.BummerlError: a clock is "minutes+seconds" (e.g. "5+5") or "none", not '5 minutes'
+        """
+        if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+            return None
+        match = _CONTROL.match(value) if isinstance(value, str) else None
+        if match is None:
+            shown = repr(value)[:40]
+            raise BummerlError(f'a clock is "minutes+seconds" (e.g. "5+5") or "none", not {shown}')
+        minutes, increment = float(match[1]), float(match[2])
+        if not 0 < minutes <= MOST_MINUTES or increment > MOST_INCREMENT:
+            raise BummerlError(f"a clock is more than 0 and at most {MOST_MINUTES} minutes, "
+                               f"plus at most {MOST_INCREMENT} seconds")
+        return cls(minutes * 60, increment)
+
+    def __str__(self) -> str:
+        """``5+5``."""
+        return f"{self.initial / 60:g}+{self.increment:g}"
+
+
+@dataclass(slots=True)
+class Clocks:
+    """Both players' clocks: the seconds each had left when ``running`` last started (at ``since``)."""
+
+    control: TimeControl
+    left: list[float]
+    running: int | None = None
+    since: float = 0.0
+
+    @classmethod
+    def new(cls, control: TimeControl) -> Clocks:
+        """Both clocks full and stopped."""
+        return cls(control, [control.initial, control.initial])
+
+    def remaining(self, seat: int, now: float) -> float:
+        """Seconds ``seat`` has left at ``now`` (never below 0)."""
+        spent = now - self.since if seat == self.running else 0.0
+        return max(0.0, self.left[seat] - max(0.0, spent))
+
+    def switch(self, seat: int | None, now: float, *, moved: bool = True) -> None:
+        """Stop the running clock (charging it the time it ran, plus the increment if its player ``moved``)
+        and start ``seat``'s (None: no clock runs, e.g. between deals)."""
+        if self.running is not None:
+            left = self.remaining(self.running, now)
+            self.left[self.running] = left + (self.control.increment if moved and left > 0 else 0.0)
+        self.running, self.since = seat, now
+
+    def out_of_time(self, now: float) -> int | None:
+        """The seat whose clock has run out, or None."""
+        if self.running is not None and self.remaining(self.running, now) <= 0:
+            return self.running
+        return None
+
+    def until_out(self, now: float) -> float | None:
+        """Seconds until the running clock runs out (None: none runs)."""
+        return None if self.running is None else self.remaining(self.running, now)
+
+    def to_json(self, now: float) -> dict[str, Any]:
+        """``{"control": "5+5", "left_ms": [a, b], "running": seat or null}`` as of ``now``."""
+        return {"control": str(self.control), "running": self.running,
+                "left_ms": [math.ceil(self.remaining(s, now) * 1000) for s in (0, 1)]}
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """How a friend game ended away from the table: ``winner`` by ``reason`` at time ``at``."""
+
+    winner: int
+    reason: EndReason
+    at: float
+
+    def text(self, names: tuple[str, str]) -> str:
+        """The sentence for the log.
+
+        >>> End(0, "time", 0.0).text(("Ann", "Bob"))
+        "Ann wins the Bummerl: Bob's clock ran out."
+        """
+        loser = names[1 - self.winner]
+        why = (f"{loser}'s clock ran out" if self.reason == "time"
+               else f"{loser} was away and {names[self.winner]} claimed it")
+        return f"{names[self.winner]} wins the Bummerl: {why}."
+
+    def to_json(self, names: tuple[str, str]) -> dict[str, Any]:
+        """``{"winner", "reason", "text"}``."""
+        return {"winner": self.winner, "reason": self.reason, "text": self.text(names)}
+
+
+@dataclass(slots=True)
+class Presence:
+    """Since when each seat has had no open connection (None: it has one, it is present).
+
+    >>> presence = Presence.start(100.0)          # a game brought to life: nobody is connected yet
+    >>> presence.update([True, False], 130.0), presence.away_since
+    (True, [None, 100.0])
+    >>> presence.update([True, False], 140.0), presence.present(0), presence.present(1)
+    (False, True, False)
+    """
+
+    away_since: list[float | None]
+
+    @classmethod
+    def start(cls, now: float) -> Presence:
+        """Nobody connected yet: both seats away since ``now``."""
+        return cls([now, now])
+
+    def update(self, connected: Sequence[bool], now: float) -> bool:
+        """Whether each seat has a connection now; True when a seat came back or went away."""
+        changed = False
+        for seat, here in enumerate(connected):
+            if here != (self.away_since[seat] is None):
+                self.away_since[seat] = None if here else now
+                changed = True
+        return changed
+
+    def present(self, seat: int) -> bool:
+        """True while ``seat`` has an open connection."""
+        return self.away_since[seat] is None
+
+
+class TimeStore:
+    """The clocks and ends of friend games in the web's tables (schema step 6).
+
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from bummerl.rules import Rules
+    >>> with WebStore(Path(tempfile.mkdtemp())) as web:
+    ...     game = web.create(Rules.preset("standard"), level="easy", seed=1, cards="french",
+    ...                       first_dealer=None, decks=())
+    ...     times = TimeStore(web)
+    ...     times.save_clocks(game.id, Clocks(TimeControl(300, 5), [250.0, 300.0], 0, 1000.0))
+    ...     times.save_end(game.id, End(1, "time", 1250.0))
+    ...     clocks, end = times.clocks(game.id), times.end(game.id)
+    >>> clocks.left, clocks.running, clocks.since, str(clocks.control), end
+    ([250.0, 300.0], 0, 1000.0, '5+5', End(winner=1, reason='time', at=1250.0))
+    """
+
+    def __init__(self, web: WebStore) -> None:
+        self.web = web
+
+    def clocks(self, game_id: str) -> Clocks | None:
+        """The game's clocks as last saved (None: played without clocks)."""
+        with self.web.lock:
+            row = self.web.db.execute("SELECT initial, increment, left0, left1, running, since "
+                                      "FROM web_clocks WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        running = row[4] if row[4] in (0, 1) else None
+        return Clocks(TimeControl(float(row[0]), float(row[1])), [float(row[2]), float(row[3])], running,
+                      float(row[5]))
+
+    def save_clocks(self, game_id: str, clocks: Clocks) -> None:
+        """Keep the clocks as they are now."""
+        self._write("INSERT OR REPLACE INTO web_clocks VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, clocks.control.initial, clocks.control.increment, *clocks.left, clocks.running,
+                     clocks.since), f"the clocks of game {game_id}")
+
+    def end(self, game_id: str) -> End | None:
+        """How the game ended away from the table, or None."""
+        with self.web.lock:
+            row = self.web.db.execute("SELECT winner, reason, at FROM web_game_ends WHERE game_id = ?",
+                                      (game_id,)).fetchone()
+        if row is None or row[1] not in END_REASONS:
+            return None
+        return End(int(row[0]), row[1], float(row[2]))
+
+    def save_end(self, game_id: str, end: End) -> None:
+        """Record the end (once: an earlier end stays)."""
+        self._write("INSERT OR IGNORE INTO web_game_ends VALUES (?, ?, ?, ?)",
+                    (game_id, end.winner, end.reason, end.at), f"the end of game {game_id}")
+
+    def _write(self, sql: str, args: tuple[Any, ...], what: str) -> None:
+        with self.web.lock:
+            try:
+                self.web.db.execute(sql, args)
+            except Exception as err:  # sqlite3.Error: the message says which write failed
+                raise StoreError(f"cannot save {what}: {err}") from None

@@ -1,0 +1,302 @@
+"""Absence and clocks in games between two people (server/presence.py, the FriendTable hooks in
+server/online.py): "away" and its countdown, the claim of the Bummerl, clocks that run only for the player
+to move, the increment, a loss on time, and clocks that survive a server restart. The server's time is a
+hand-moved clock (no sleeps racing it); the one-second look (online.TICK) is what announces a claim that
+became possible or a clock that ran out without anybody acting."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+from bummerl.errors import BummerlError
+from bummerl.server import create_app
+from bummerl.server.online import KEY_HEADER
+from bummerl.server.presence import Clocks, Presence, TimeControl
+
+AWAY = 180.0
+
+
+class FakeClock:
+    """The server's time, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def app(home: Path, clock: FakeClock) -> TestClient:
+    return TestClient(create_app(home=home, workers=0, clock=clock, away_after=AWAY))
+
+
+@pytest.fixture
+def client(tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
+    with app(tmp_path, clock) as c:
+        yield c
+
+
+def register(client: TestClient, name: str) -> dict[str, Any]:
+    answer = client.post("/api/players", json={"name": name})
+    assert answer.status_code == 201, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+Json = dict[str, Any]
+
+
+def pair(client: TestClient, **body: Any) -> tuple[Json, Json, Json, Json]:
+    """Ann invites, Bob takes the seat: (ann, bob, ann's seat answer, bob's seat answer)."""
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    made = client.post("/api/friends", json=body, headers={KEY_HEADER: ann["key"]})
+    assert made.status_code == 201, made.text
+    joined = client.post(f"/api/friends/{made.json()['invite']}/join", headers={KEY_HEADER: bob["key"]})
+    assert joined.status_code == 200, joined.text
+    return ann, bob, made.json(), joined.json()
+
+
+def socket(client: TestClient, seat: dict[str, Any]) -> Any:
+    return client.websocket_connect(f"/ws/games/{seat['id']}?token={seat['token']}")
+
+
+def next_of(ws: Any, kind: str, until: Any = None) -> dict[str, Any]:
+    """The next message of ``kind`` (for which ``until(message)`` holds, if given)."""
+    while True:
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] == kind and (until is None or until(msg)):
+            return msg
+
+
+def claim(client: TestClient, seat: dict[str, Any]) -> Any:
+    return client.post(f"/api/games/{seat['id']}/claim", json={"token": seat["token"]})
+
+
+def rating(client: TestClient, player: dict[str, Any]) -> int:
+    value: int = client.get("/api/players/me", headers={KEY_HEADER: player["key"]}).json()["rating"]
+    return value
+
+
+# ----------------------------------------------------------------------------- the pieces
+
+
+def test_a_time_control_is_minutes_plus_seconds() -> None:
+    assert TimeControl.parse("5+5") == TimeControl(300.0, 5.0)
+    assert str(TimeControl.parse(" 1.5 + 0 ")) == "1.5+0"
+    assert TimeControl.parse(None) is None and TimeControl.parse("none") is None
+    for bad in ("5", "0+5", "181+0", "5+181", "-1+2", 5, ["5+5"]):
+        with pytest.raises(BummerlError):
+            TimeControl.parse(bad)
+
+
+@given(st.lists(st.tuples(st.floats(0, 50), st.integers(0, 1) | st.none()), max_size=30))
+def test_only_the_running_clock_loses_time_and_each_stop_adds_the_increment(
+        steps: list[tuple[float, int | None]]) -> None:
+    clocks, now = Clocks.new(TimeControl(600.0, 3.0)), 0.0
+    spent, added = [0.0, 0.0], [0.0, 0.0]
+    for wait, seat in steps:
+        running = clocks.running
+        before = [clocks.remaining(s, now) for s in (0, 1)]
+        now += wait
+        if running is not None:
+            assert clocks.remaining(1 - running, now) == before[1 - running]  # the other clock stands still
+            spent[running] += wait
+            added[running] += 3.0
+        clocks.switch(seat, now)
+    for s in (0, 1):
+        assert clocks.remaining(s, now) == pytest.approx(600.0 - spent[s] + added[s])
+
+
+def test_a_seat_is_away_once_its_last_connection_closes() -> None:
+    presence = Presence.start(10.0)
+    assert presence.update([True, True], 11.0) and presence.away_since == [None, None]
+    assert not presence.update([True, True], 12.0)
+    assert presence.update([True, False], 13.0) and presence.away_since == [None, 13.0]
+    assert not presence.update([True, False], 20.0) and presence.away_since == [None, 13.0]
+
+
+# ----------------------------------------------------------------------------- away and the claim
+
+
+def test_the_present_player_sees_away_and_may_claim_only_after_the_time(client: TestClient,
+                                                                          clock: FakeClock) -> None:
+    ann, bob, anns, bobs = pair(client)
+    before = rating(client, ann), rating(client, bob)
+    with socket(client, anns) as a:
+        view = next_of(a, "view")
+        assert view["presence"]["seats"][1]["away"]  # Bob has not opened the game yet
+        with socket(client, bobs) as b:
+            back = next_of(a, "presence", lambda m: m["seats"][1]["present"])
+            assert not back["seats"][1]["away"] and back["seats"][1]["claim_in_ms"] is None
+            assert next_of(b, "view")["presence"]["seats"] == back["seats"]
+        gone = next_of(a, "presence", lambda m: m["seats"][1]["away"])
+        assert gone["seats"][1]["claim_in_ms"] == 180_000 and gone["away_after_ms"] == 180_000
+        assert not gone["can_claim"] and gone["seats"][0] == {"present": True, "away": False, "away_ms": None,
+                                                              "claim_in_ms": None}
+        clock.advance(179.0)
+        early = claim(client, anns)
+        assert early.status_code == 409 and "in 1 s" in early.json()["error"]
+        assert claim(client, bobs).status_code == 409  # the absent player cannot claim
+        clock.advance(1.0)
+        ready = next_of(a, "presence", lambda m: m["can_claim"])  # the server's look announces it
+        assert ready["seats"][1]["claim_in_ms"] == 0
+        won = claim(client, anns)
+        assert won.status_code == 200, won.text
+        assert won.json() == {"winner": 0, "reason": "abandoned",
+                              "text": "Ann wins the Bummerl: Bob was away and Ann claimed it."}
+        over = next_of(a, "view")
+        assert over["phase"] == "game_over" and over["winner"] == 0 and over["ended"]["reason"] == "abandoned"
+        assert claim(client, anns).json()["reason"] == "abandoned"  # asked again: the same end
+    with sqlite3.connect(client.app.state.hub.store.store.path) as db:  # type: ignore[attr-defined]
+        assert db.execute("SELECT state FROM games WHERE id = ?", (anns["id"],)).fetchone() == ("abandoned",)
+        assert db.execute("SELECT winner, reason FROM web_game_ends").fetchall() == [(0, "abandoned")]
+    assert rating(client, ann) > before[0] and rating(client, bob) < before[1]  # rated like any win
+    with socket(client, bobs) as b:
+        view = next_of(b, "view")
+        assert view["phase"] == "game_over" and view["ended"]["winner"] == 0
+        if view["deal"]["legal"]:
+            b.send_json({"type": "act", "action": view["deal"]["legal"][0]})
+            assert "the Bummerl is over" in next_of(b, "error")["reason"]
+    rematch = client.post(f"/api/friends/{anns['invite']}/rematch", headers={KEY_HEADER: bob["key"]})
+    assert rematch.status_code == 200 and rematch.json()["seat"] == 0
+
+
+def test_the_absent_player_coming_back_cancels_the_claim(client: TestClient, clock: FakeClock) -> None:
+    _, _, anns, bobs = pair(client)
+    with socket(client, anns) as a:
+        with socket(client, bobs):
+            next_of(a, "presence", lambda m: m["seats"][1]["present"])
+        next_of(a, "presence", lambda m: m["seats"][1]["away"])
+        clock.advance(200.0)
+        with socket(client, bobs) as b:
+            next_of(b, "view")
+            back = next_of(a, "presence", lambda m: m["seats"][1]["present"])
+            assert not back["can_claim"] and back["seats"][1]["claim_in_ms"] is None
+            refused = claim(client, anns)
+            assert refused.status_code == 409 and "Bob is here" in refused.json()["error"]
+
+
+def test_a_claim_needs_the_seats_token_and_a_friend_game(client: TestClient) -> None:
+    _, _, anns, _ = pair(client)
+    assert claim(client, {**anns, "token": "guess"}).status_code == 404
+    assert client.post(f"/api/games/{anns['id']}/claim", json={}).status_code == 404
+    computer = client.post("/api/games", json={"level": "easy"}).json()
+    assert claim(client, computer).status_code == 404
+    not_here = claim(client, anns)  # Ann has no connection open: she is not present
+    assert not_here.status_code == 409 and "open the game" in not_here.json()["error"]
+
+
+def test_spectators_see_who_is_away(client: TestClient) -> None:
+    _, _, anns, _ = pair(client)
+    with socket(client, anns) as a, client.websocket_connect(f"/ws/watch/{anns['invite']}") as w:
+        next_of(a, "view")
+        frame = next_of(w, "watch")
+        assert frame["presence"]["seats"][0]["present"] and frame["presence"]["seats"][1]["away"]
+        assert frame["presence"]["can_claim"] is False
+
+
+# ----------------------------------------------------------------------------- clocks
+
+
+def mover_move(views: list[dict[str, Any]]) -> tuple[int, str]:
+    seat = views[0]["waiting_for"]
+    return seat, views[seat]["deal"]["legal"][0]
+
+
+def test_clocks_run_only_for_the_player_to_move_with_the_increment(client: TestClient,
+                                                                   clock: FakeClock) -> None:
+    _, _, anns, bobs = pair(client, clock="1+2")
+    assert anns["clock"] == "1+2" and bobs["clock"] == "1+2"
+    with socket(client, anns) as a, socket(client, bobs) as b:
+        views = [next_of(a, "view"), next_of(b, "view")]
+        clocks = views[0]["presence"]["clocks"]
+        seat = views[0]["waiting_for"]
+        assert clocks == {"control": "1+2", "left_ms": [60_000, 60_000], "running": seat}
+        clock.advance(10.0)
+        seat, action = mover_move(views)
+        [a, b][seat].send_json({"type": "act", "action": action})
+        views = [next_of(a, "view"), next_of(b, "view")]
+        left = views[0]["presence"]["clocks"]["left_ms"]
+        assert left[seat] == 52_000 and left[1 - seat] == 60_000  # 60 - 10 + 2, and the other untouched
+        assert views[0]["presence"]["clocks"]["running"] == views[0]["waiting_for"]
+        waiting = views[0]["waiting_for"]
+        clock.advance(4.0)
+        [a, b][waiting].send_json({"type": "act", "action": views[waiting]["deal"]["legal"][0]})
+        views = [next_of(a, "view"), next_of(b, "view")]
+        after = views[1]["presence"]["clocks"]["left_ms"]
+        expected = list(left)
+        expected[waiting] += -4_000 + 2_000
+        assert after == expected
+
+
+def test_a_player_whose_clock_runs_out_loses_the_bummerl(client: TestClient, clock: FakeClock) -> None:
+    ann, bob, anns, bobs = pair(client, clock="1+0")
+    before = rating(client, ann), rating(client, bob)
+    with socket(client, anns) as a, socket(client, bobs) as b:
+        views = [next_of(a, "view"), next_of(b, "view")]
+        seat = views[0]["waiting_for"]
+        clock.advance(60.0)  # nobody acts: the server's look finds the clock run out
+        overs = [next_of(ws, "view", lambda m: m["phase"] == "game_over") for ws in (a, b)]
+        assert all(v["ended"]["reason"] == "time" and v["winner"] == 1 - seat for v in overs)
+        assert overs[0]["presence"]["clocks"]["left_ms"][seat] == 0
+        assert overs[0]["presence"]["clocks"]["running"] is None
+        [a, b][seat].send_json({"type": "act", "action": views[seat]["deal"]["legal"][0]})
+        assert "clock ran out" in next_of([a, b][seat], "error")["reason"]
+    winner, loser = (ann, bob) if seat == 1 else (bob, ann)
+    assert rating(client, winner) > 1500 > rating(client, loser) and before == (1500, 1500)
+
+
+def test_an_action_after_the_time_is_refused_and_ends_the_game(client: TestClient, clock: FakeClock) -> None:
+    _, _, anns, bobs = pair(client, clock="1+0")
+    with socket(client, anns) as a, socket(client, bobs) as b:
+        views = [next_of(a, "view"), next_of(b, "view")]
+        seat, action = mover_move(views)
+        clock.advance(61.0)
+        [a, b][seat].send_json({"type": "act", "action": action})  # before the look, or after it
+        assert "clock ran out" in next_of([a, b][seat], "error")["reason"]
+        assert next_of([a, b][1 - seat], "view", lambda m: m["phase"] == "game_over")["winner"] == 1 - seat
+
+
+def test_a_restart_keeps_the_clocks_running(tmp_path: Path, clock: FakeClock) -> None:
+    with app(tmp_path, clock) as client:
+        _, _, anns, bobs = pair(client, clock="5+5")
+        with socket(client, anns) as a, socket(client, bobs) as b:
+            views = [next_of(a, "view"), next_of(b, "view")]
+            clock.advance(30.0)
+            seat, action = mover_move(views)
+            [a, b][seat].send_json({"type": "act", "action": action})
+            views = [next_of(a, "view"), next_of(b, "view")]
+            kept = views[0]["presence"]["clocks"]
+    clock.advance(7.0)  # the server was down for 7 s while the next player was to move
+    with app(tmp_path, clock) as client:
+        with socket(client, anns) as a:
+            again = next_of(a, "view")["presence"]["clocks"]
+        running = kept["running"]
+        assert again["running"] == running == views[0]["waiting_for"]
+        assert again["left_ms"][running] == kept["left_ms"][running] - 7_000
+        assert again["left_ms"][1 - running] == kept["left_ms"][1 - running]
+        assert kept["left_ms"][seat] == 275_000  # 300 - 30 + 5
+
+
+def test_an_invitation_with_a_bad_clock_is_refused(client: TestClient) -> None:
+    ann = register(client, "Ann")
+    answer = client.post("/api/friends", json={"clock": "5 minutes"}, headers={KEY_HEADER: ann["key"]})
+    assert answer.status_code == 400 and "minutes+seconds" in answer.json()["error"]
+    plain = client.post("/api/friends", json={"clock": None}, headers={KEY_HEADER: ann["key"]}).json()
+    assert plain["clock"] is None
