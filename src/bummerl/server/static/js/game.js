@@ -78,6 +78,7 @@ function send(message) {
 }
 
 function receive(msg) {
+  window.dispatchEvent(new CustomEvent("bummerl:message", { detail: msg }));  // presence.js, friend games
   if (msg.type === "events") {
     pendingEvents = pendingEvents.concat(msg.events);
     pendingReplay = pendingReplay || !!msg.replay;
@@ -179,7 +180,7 @@ function show(frame) {
   const key = `${view.deal_number}/${view.phase}`;
   if ((view.phase === "deal_over" || view.phase === "game_over") && summaryShownFor !== key) {
     summaryShownFor = key;
-    showSummary();
+    if (view.ended) showGameOver(); else showSummary();  // won away from the table: no deal to sum up
   }
 }
 
@@ -524,6 +525,7 @@ function showGameOver() {
   const won = view.winner === seat;
   const body = [
     h("p", { class: won ? "big win" : "big loss", text: won ? "You won the Bummerl!" : `${name(1 - seat)} won the Bummerl.` }),
+    view.ended ? h("p", { class: "why", text: view.ended.text }) : null,
     h("p", { text: `Still needed at the end: you ${left(seat)} · ${name(1 - seat)} ${left(1 - seat)} (${view.sheet.length} deals)` }),
     h("div", { id: "review" }),
   ];
