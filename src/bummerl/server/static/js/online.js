@@ -79,7 +79,7 @@ async function showLobby() {
   const mine = me();
   const others = invitations.filter((i) => !mine || i.host.name !== mine.name);
   $("lobby").replaceChildren(...others.map((i) => item(
-    `${i.host.name} (${i.host.rating}) · ${i.rules_text} · ${i.rated ? "rated" : "unrated"}`, i.link)));
+    `${i.host.name} (${i.host.rating}) · ${i.rules_text} · ${i.rated ? "rated" : "unrated"}${i.clock ? ` · clock ${i.clock}` : ""}`, i.link)));
   $("lobby-box").hidden = others.length === 0;
 }
 
@@ -99,7 +99,8 @@ async function createInvitation(event) {
   event.preventDefault();
   try {
     const answer = await api("/api/friends", {
-      rules: $("rules").value, cards: $("cards").value, rated: $("rated").checked, public: $("public").checked });
+      rules: $("rules").value, cards: $("cards").value, rated: $("rated").checked, public: $("public").checked,
+      clock: $("clock").value });
     $("invite-link").value = answer.link;
     $("play-link").href = answer.url;
     $("invite-made").hidden = false;
