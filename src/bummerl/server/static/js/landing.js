@@ -1,7 +1,8 @@
-// The landing page: new game (settings remembered), games to resume, statistics per level and rules.
+// The landing page: new game (settings remembered), games against the computer to resume (games with a
+// friend are resumed from /friend or the player page), statistics per level and rules.
 
 import { cardSvg } from "./cards.js";
-import { h, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
+import { LEVELS, h, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
 const settings = loadSettings();
@@ -49,10 +50,9 @@ async function drawResume() {
     const response = await fetch("/api/games");
     if (response.ok) games = (await response.json()).games;
   } catch { /* the list is only shown on the server's own computer */ }
-  const playing = games.filter((g) => g.state === "playing" && ["easy", "medium", "hard", "expert"].includes(g.level));
-  const listed = new Set(playing.map((g) => g.id));
-  for (const [id, info] of Object.entries(mine)) {
-    if (!listed.has(id) && !games.some((g) => g.id === id)) playing.push({ id, ...info, state: "playing" });
+  const playing = games.filter((g) => g.state === "playing" && LEVELS.includes(g.level));
+  for (const [id, info] of Object.entries(mine)) {  // this browser's seats: only those against the computer
+    if (LEVELS.includes(info.level) && !games.some((g) => g.id === id)) playing.push({ id, ...info, state: "playing" });
   }
   if (!playing.length) return;
   $("resume").replaceChildren(...playing.slice(0, 8).map((g) => h("li", {},
@@ -93,6 +93,16 @@ async function drawStats() {
   $("stats").replaceChildren(table("level", "computer"), h("br"), table("rules", "rules"));
 }
 
+function drawPlayerLink() {
+  let player = null;
+  try { player = JSON.parse(localStorage.getItem("bummerl.player") || "null"); } catch { /* none */ }
+  if (!player || typeof player.name !== "string") return;
+  document.querySelector(".links").append(h("a", {
+    class: "button", id: "player-link", "data-action": "player", href: `/players/${encodeURIComponent(player.name)}`,
+    text: `Your games (${player.name})` }));
+}
+
 drawHero();
+drawPlayerLink();
 drawResume();
 drawStats();

@@ -47,11 +47,13 @@ export function forgetGame(id) {
   localStorage.setItem(GAMES_KEY, JSON.stringify(games));
 }
 
-/** Start a new game with these settings; resolves to the server's {id, seat, token, url}. */
+/** Start a new game with these settings; resolves to the server's {id, seat, token, url}. A browser with a
+ * player name (chosen on /friend) sends its key, so the game is listed on that player's page. */
 export async function startGame(settings) {
+  const player = read("bummerl.player", null);
   const response = await fetch("/api/games", {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...(player && player.key ? { "X-Player-Key": player.key } : {}) },
     body: JSON.stringify({ rules: settings.rules, level: settings.level, cards: settings.cards }),
   });
   const answer = await response.json();

@@ -1,0 +1,170 @@
+"""The player page, the replay viewer and Resume in a real browser (Playwright driving Debian's chromium).
+
+The games are played beforehand through the API (Starlette's test client on the same data directory), then
+a ``bummerl serve`` subprocess serves them: the page lists the right games, a replay steps through the
+record's actions in order with every card shown, the export is the record, a name with markup in it is
+shown as text, and Resume on the landing page lists only games against the computer."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from bummerl.server import create_app
+from helpers.players import finish_computer_game, friend_game, key, play_friends, register
+from helpers.web import CHROMIUM, CHROMIUM_ARGS, ServerProcess, browser_or_skip, running_server
+
+playwright_api = browser_or_skip()
+expect = playwright_api.expect
+TIMEOUT = 30_000  # ms
+#: A name no player could choose (the server refuses it) written into the database as a hostile copy would.
+HOSTILE = '<img src=x onerror="window.hacked=1">Bob'
+
+
+def _prepare(home: Path) -> dict[str, Any]:
+    """Ann's games (and others') played and stored; Bob's name made hostile in the database."""
+    with TestClient(create_app(home=home, workers=0)) as client:
+        ann, bob, cid = register(client, "Ann"), register(client, "Bob"), register(client, "Cid")
+        finished = friend_game(client, ann, bob, rated=True)
+        play_friends(client, finished, random.Random(4))
+        playing = friend_game(client, ann, bob, rated=False)
+        others = friend_game(client, bob, cid)
+
+        def computer(seed: int, player: dict[str, Any] | None) -> dict[str, Any]:
+            answer: dict[str, Any] = client.post("/api/games", json={"level": "easy", "seed": seed},
+                                                 headers=key(player) if player else {}).json()
+            return answer
+
+        won = computer(8, ann)
+        finish_computer_game(client, won)
+        going = computer(9, ann)
+        finish_computer_game(client, going, moves=2)
+        anonymous = computer(10, None)
+        record = client.get(f"/api/games/{finished[0]['id']}/record").json()
+    with sqlite3.connect(home / "games.db") as db:
+        db.execute("UPDATE web_players SET name = ?, folded = ? WHERE name = 'Bob'",
+                   (HOSTILE, HOSTILE.casefold()))
+    return {"ann": ann, "finished": finished[0], "playing": playing[0], "others": others[0], "won": won,
+            "going": going, "anonymous": anonymous, "record": record}
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, dict[str, Any]]]:
+    home = tmp_path_factory.mktemp("players")
+    made = _prepare(home)
+    with running_server(home) as server:
+        yield server, made
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, games: tuple[ServerProcess, dict[str, Any]]) -> Iterator[Any]:
+    """Ann's browser: her player key in local storage."""
+    server, made = games
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, accept_downloads=True)
+    context.set_default_timeout(TIMEOUT)
+    expect.set_options(timeout=TIMEOUT)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.goto(server.url + "/rules")
+    ann = made["ann"]
+    tab.evaluate("p => localStorage.setItem('bummerl.player', JSON.stringify(p))",
+                 {"name": ann["name"], "key": ann["key"]})
+    yield tab
+    context.close()
+    assert errors == []
+
+
+def _ids(tab: Any, list_id: str) -> set[str]:
+    return set(tab.locator(f"#{list_id} li[data-game]").evaluate_all("els => els.map(e => e.dataset.game)"))
+
+
+def test_the_page_lists_the_right_games_and_shows_names_as_text(page: Any, games: Any) -> None:
+    server, made = games
+    page.goto(server.url + "/players/Ann")
+    expect(page.locator("#player")).to_have_attribute("data-state", "ready")
+    assert page.locator("#player-name").text_content() == "Ann"
+    assert _ids(page, "playing") == {made["playing"]["id"], made["going"]["id"]}
+    assert _ids(page, "finished") == {made["finished"]["id"], made["won"]["id"]}
+    friend = page.locator(f'#finished li[data-game="{made["finished"]["id"]}"]')
+    assert HOSTILE in (friend.text_content() or "")  # the markup is text ...
+    assert page.locator("#finished img").count() == 0  # ... not an element
+    assert page.evaluate("window.hacked") is None
+    playing = page.locator(f'#playing li[data-game="{made["playing"]["id"]}"] [data-action="play"]')
+    assert playing.get_attribute("href", timeout=TIMEOUT).endswith(f"/friend/{made['playing']['invite']}")
+    stand = page.locator("#stand-box")
+    assert stand.get_attribute("data-state") in ("missing", "shown")
+
+    page.goto(server.url + "/players/" + HOSTILE.replace("#", "%23"))  # the hostile player's own page
+    expect(page.locator("#player")).to_have_attribute("data-state", "ready")
+    assert page.locator("#player-name").text_content() == HOSTILE
+    assert page.locator("main img").count() == 0 and page.evaluate("window.hacked") is None
+
+
+def test_a_replay_steps_through_the_records_actions_in_order(page: Any, games: Any) -> None:
+    server, made = games
+    page.goto(server.url + "/players/Ann")
+    page.click(f'#finished li[data-game="{made["finished"]["id"]}"] [data-action="replay"]')
+    replay = page.locator("#replay")
+    expect(replay).to_have_attribute("data-state", "ready")
+    record = made["record"]
+    dealt = page.locator(".table [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert sorted(dealt) == sorted(record["deals"][0]["deck"])  # every card shown, the deal as dealt
+    shown: list[list[str]] = []
+    for number, deal in enumerate(record["deals"], 1):
+        page.click(f'[data-action="deal {number}"]')
+        expect(replay).to_have_attribute("data-step", "0")
+        actions = []
+        for step in range(1, len(deal["actions"]) + 1):
+            page.click("#next")
+            expect(replay).to_have_attribute("data-step", str(step))
+            actions.append((page.locator("#step-action").text_content() or "").split(": ", 1)[1])
+        shown.append(actions)
+    assert shown == [d["actions"] for d in record["deals"]]
+    expect(page.locator("#next")).to_be_disabled()
+
+
+def test_the_export_is_the_record(page: Any, games: Any) -> None:
+    server, made = games
+    page.goto(server.url + "/players/Ann")
+    with page.expect_download() as download:
+        page.click(f'#finished li[data-game="{made["won"]["id"]}"] [data-action="export"]')
+    saved = Path(download.value.path()).read_text(encoding="utf-8")
+    stored = page.request.get(f"{server.url}/api/games/{made['won']['id']}/record").json()
+    assert json.loads(saved) == stored and stored["deals"]
+
+
+def test_continue_opens_the_players_own_game_against_the_computer(page: Any, games: Any) -> None:
+    server, made = games
+    page.goto(server.url + "/players/Ann")
+    page.click(f'#playing li[data-game="{made["going"]["id"]}"] [data-action="play"]')
+    page.wait_for_url(f"**/play/{made['going']['id']}**")
+    expect(page.locator("#game")).not_to_have_attribute("aria-busy", "true")
+
+
+def test_resume_lists_only_games_against_the_computer(page: Any, games: Any) -> None:
+    server, made = games
+    friend = made["playing"]
+    page.evaluate("g => localStorage.setItem('bummerl.games', JSON.stringify(g))",
+                  {friend["id"]: {"token": friend["token"]}})  # this browser holds a friend game's seat
+    page.goto(server.url + "/")
+    expect(page.locator('#resume [data-action^="resume "]').first).to_be_visible()
+    listed = page.locator('#resume [data-action^="resume "]').evaluate_all(
+        "els => els.map(e => e.dataset.action.slice(7))")
+    assert set(listed) == {made["going"]["id"], made["anonymous"]["id"]}
+    assert page.locator("#player-link").get_attribute("href") == "/players/Ann"
