@@ -56,6 +56,7 @@ from bummerl.server.presence import (
     TimeStore,
 )
 from bummerl.server.protocol import error_message, event_json
+from bummerl.server.spectators import check_spectators, watch_message
 from bummerl.session import PlaySession
 from bummerl.store import StoreError
 from bummerl.table import CardStyle, Event, IllegalMove, Seat, Table
@@ -425,10 +426,12 @@ class Online:
 
     async def create(self, host: Player, rules: Rules, *, cards: CardStyle = "french", rated: bool = True,
                      public: bool = False, seed: int | None = None, decks: Sequence[Sequence[int]] = (),
-                     limit: bool = True, clock: TimeControl | None = None) -> tuple[FriendTable, str]:
+                     limit: bool = True, clock: TimeControl | None = None,
+                     spectators: str = "public") -> tuple[FriendTable, str]:
         """A new friend game with ``host`` at seat 0: (the live game, the host's seat token). The
         :class:`~bummerl.server.limits.Limits` on open invitations and games in progress hold (unless
-        ``limit`` is off). ``clock``: a clock per player (None: no clocks)."""
+        ``limit`` is off). ``clock``: a clock per player (None: no clocks). ``spectators``: what they see
+        (``public`` or ``delayed``, server/spectators.py)."""
         most = self.limits.open_invitations
         if limit and most > 0 and len(self.players.open_invitations(host)) >= most:
             raise LimitReached(f"you have {most} open invitations: wait until a friend takes one")
@@ -444,7 +447,8 @@ class Online:
             stored = web.store.create(rules=rules, level="human", seed=seed, cards=cards,
                                       first_dealer=table.first_dealer, record=table.record())
             web.set_token(stored.id, 0, token)
-            friend = self.players.add_friend_game(stored.id, host, rated=rated, public=public)
+            friend = self.players.add_friend_game(stored.id, host, rated=rated, public=public,
+                                                  spectators=spectators)
             if clock is not None:
                 self.times.save_clocks(stored.id, Clocks.new(clock))
             web.lease(stored.id)
@@ -522,7 +526,8 @@ class Online:
                 style: CardStyle = "german" if stored.cards == "german" else "french"
                 old_clocks = self.times.clocks(friend.game_id)
                 game, _ = await self.create(first, stored.rules, cards=style, rated=friend.rated, limit=False,
-                                            clock=None if old_clocks is None else old_clocks.control)
+                                            clock=None if old_clocks is None else old_clocks.control,
+                                            spectators=friend.spectators)
                 await self.join(game.friend.invite, second)
                 await self.hub._admin(self.players.set_rematch, friend.game_id, game.id)
                 friend = self.players.friend_game(game_id=friend.game_id) or friend
@@ -569,7 +574,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         names = online()._names(friend)
         answer: dict[str, Any] = {"id": friend.game_id, "invite": friend.invite,
                                   "link": f"{base}/friend/{friend.invite}", "players": list(names),
-                                  "rated": friend.rated, "seat": seat, "clock": clock_of(friend.game_id)}
+                                  "rated": friend.rated, "seat": seat, "clock": clock_of(friend.game_id),
+                                  "spectators": friend.spectators}
         if seat is not None and token is not None:
             answer["token"] = token
             answer["url"] = f"{base}/play/{friend.game_id}#token={token}"
@@ -615,9 +621,10 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error("choose a name first (unknown player key)", 401)
         try:
             body = await _body(request)
-            extra = sorted(set(body) - {"rules", "cards", "rated", "public", "clock"})
+            extra = sorted(set(body) - {"rules", "cards", "rated", "public", "clock", "spectators"})
             if extra:
-                raise BummerlError(f"unknown field {extra[0]!r} (fields: cards, clock, public, rated, rules)")
+                raise BummerlError(f"unknown field {extra[0]!r} "
+                                   "(fields: cards, clock, public, rated, rules, spectators)")
             rules = Rules.from_json(body.get("rules", "standard"))
             cards = body.get("cards", "french")
             if cards not in ("french", "german"):
@@ -626,8 +633,9 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             if not isinstance(rated, bool) or not isinstance(public, bool):
                 raise BummerlError("rated and public must be true or false")
             clock = TimeControl.parse(body.get("clock"))
+            spectators = check_spectators(body.get("spectators", "public"))
             game, token = await online().create(player, rules, cards=cards, rated=rated, public=public,
-                                                clock=clock)
+                                                clock=clock, spectators=spectators)
         except LimitReached as err:
             return _error(str(err), 429)
         except BummerlError as err:
@@ -778,6 +786,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             game.watchers.append(send)
             send({"type": "events", "events": [event_json(e) for e in game.table.events], "replay": True})
             send(game.watch_frame())
+            send(watch_message(friend.game_id, friend.spectators))  # what the players agreed to
 
         async def write() -> None:
             while True:

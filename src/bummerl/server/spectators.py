@@ -31,10 +31,12 @@ bummerl.errors.BummerlError: spectators must be "public" or "delayed", not 'secr
 
 from __future__ import annotations
 
+from typing import Any
+
 from bummerl.errors import BummerlError
 from bummerl.records import GameRecord
 
-__all__ = ["CHOICES", "SPECTATORS", "check_spectators", "shown_record"]
+__all__ = ["CHOICES", "SPECTATORS", "check_spectators", "shown_record", "watch_message"]
 
 #: The choices, the default first.
 SPECTATORS: tuple[str, ...] = ("public", "delayed")
@@ -51,6 +53,17 @@ def check_spectators(value: object) -> str:
     if value not in SPECTATORS:
         raise BummerlError(f'spectators must be "public" or "delayed", not {value!r}')
     return str(value)
+
+
+def watch_message(game_id: str, spectators: str) -> dict[str, Any]:
+    """What a spectator is told first about the players' choice: ``{"type": "spectators", "spectators",
+    "text", "replay"}`` (``replay``: the replay page of the deals that are over, None for ``public``).
+
+    >>> watch_message("abc", "delayed")["replay"], watch_message("abc", "public")["replay"]
+    ('/replay/abc', None)
+    """
+    return {"type": "spectators", "spectators": spectators, "text": CHOICES.get(spectators, ""),
+            "replay": f"/replay/{game_id}" if spectators == "delayed" else None}
 
 
 def shown_record(record: GameRecord, spectators: str, *, finished: bool) -> GameRecord | None:
