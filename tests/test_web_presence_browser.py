@@ -1,0 +1,115 @@
+"""The game page of a game with a friend shows the opponent "away" with a countdown, enables the Claim button
+when the server allows the claim, and ends the Bummerl by a click; with clocks on it shows both (Playwright
+driving Debian's chromium). The server runs in a thread with a hand-moved clock, so the test moves time
+instead of waiting three minutes; generous timeouts (two cores)."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from bummerl.server import create_app
+from bummerl.server.online import KEY_HEADER
+from helpers.web import CHROMIUM, CHROMIUM_ARGS, browser_or_skip, free_port
+
+playwright_api = browser_or_skip()
+expect = playwright_api.expect
+TIMEOUT = 30_000  # ms
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def server(tmp_path: Path, clock: FakeClock) -> Iterator[str]:
+    port = free_port()
+    config = uvicorn.Config(create_app(home=tmp_path, workers=0, clock=clock), host="127.0.0.1", port=port,
+                            log_level="warning", access_log=False)
+    web = uvicorn.Server(config)
+    thread = threading.Thread(target=web.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not web.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    web.should_exit = True
+    thread.join(30)
+
+
+@pytest.fixture
+def page(server: str) -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1100, "height": 800})
+        context.set_default_timeout(TIMEOUT)
+        expect.set_options(timeout=TIMEOUT)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server + "/")
+        page.evaluate("localStorage.setItem('bummerl.settings', '{\"speed\": \"instant\"}')")
+        yield page
+        assert errors == []
+        browser.close()
+
+
+def friends(server: str, **body: Any) -> dict[str, Any]:
+    """Ann invites and Bob takes the seat over HTTP (Bob never opens the game: he is away): Ann's seat."""
+    with httpx.Client(base_url=server) as http:
+        ann = http.post("/api/players", json={"name": "Ann"}).json()
+        bob = http.post("/api/players", json={"name": "Bob"}).json()
+        made = http.post("/api/friends", json=body, headers={KEY_HEADER: ann["key"]}).json()
+        joined = http.post(f"/api/friends/{made['invite']}/join", headers={KEY_HEADER: bob["key"]})
+        assert joined.status_code == 200, joined.text
+    return made
+
+
+def test_the_page_counts_down_to_the_claim_and_claims_the_bummerl(page: Any, server: str,
+                                                                 clock: FakeClock) -> None:
+    made = friends(server)
+    page.goto(made["url"])
+    box = page.locator("#presence")
+    expect(box).to_have_attribute("data-away", "true")
+    expect(page.locator("#away")).to_contain_text("Bob is away")
+    countdown = page.locator("#away-countdown")
+    expect(countdown).to_have_text(re.compile(r"^(3:00|2:[0-5]\d)$"))
+    shown = countdown.text_content()
+    expect(countdown).not_to_have_text(shown or "")  # it counts down by itself
+    claim = page.locator('[data-action="claim-bummerl"]')
+    expect(claim).to_be_disabled()
+    clock.now += 180  # three minutes pass on the server: it announces the claim within a second
+    expect(box).to_have_attribute("data-claim", "true")
+    expect(claim).to_be_enabled()
+    claim.click()
+    expect(page.locator("#game")).to_have_attribute("data-phase", "game_over")
+    expect(page.locator("#modal")).to_contain_text("You won the Bummerl!")
+    expect(page.locator("#modal")).to_contain_text("Bob was away and Ann claimed it")
+    expect(page.locator("#ended")).to_contain_text("Ann wins the Bummerl")
+
+
+def test_the_page_shows_both_clocks(page: Any, server: str) -> None:
+    made = friends(server, clock="5+5")
+    page.goto(made["url"])
+    expect(page.locator("#clock-me")).to_contain_text("You")
+    expect(page.locator("#clock-opp")).to_contain_text("Bob 5:00")
+    expect(page.locator("#presence .clock[data-running='true']")).to_have_count(1)
+    expect(page.locator("#presence")).to_contain_text("(5+5)")
