@@ -77,7 +77,7 @@ def friends(server: str, **body: Any) -> dict[str, Any]:
     with httpx.Client(base_url=server) as http:
         ann = http.post("/api/players", json={"name": "Ann"}).json()
         bob = http.post("/api/players", json={"name": "Bob"}).json()
-        made = http.post("/api/friends", json=body, headers={KEY_HEADER: ann["key"]}).json()
+        made: dict[str, Any] = http.post("/api/friends", json=body, headers={KEY_HEADER: ann["key"]}).json()
         joined = http.post(f"/api/friends/{made['invite']}/join", headers={KEY_HEADER: bob["key"]})
         assert joined.status_code == 200, joined.text
     return made
