@@ -139,3 +139,62 @@ def test_resume_lists_and_opens_only_games_against_the_computer(client: TestClie
 def test_the_pages_are_served(client: TestClient) -> None:
     for path in ("/players/Ann", "/replay/abc", "/static/js/player.js", "/static/js/replay.js"):
         assert client.get(path).status_code == 200, path
+
+
+# ----------------------------------------------------------------------------- spectators
+
+
+def watch_first(client: TestClient, invite: str) -> dict[str, Any]:
+    """The ``spectators`` message a spectator gets on opening the watch socket."""
+    with client.websocket_connect(f"/ws/watch/{invite}") as ws:
+        while True:
+            msg: dict[str, Any] = ws.receive_json()
+            if msg["type"] == "spectators":
+                return msg
+
+
+def test_the_invitation_shows_the_spectators_choice_before_the_seat_is_taken(client: TestClient) -> None:
+    ann = register(client, "Ann")
+    made = client.post("/api/friends", json={"spectators": "delayed"}, headers=key(ann)).json()
+    assert made["spectators"] == "delayed"
+    seen = client.get(f"/api/friends/{made['invite']}").json()
+    assert seen["spectators"] == "delayed" and "every deal" in seen["spectators_text"]
+    assert seen["seat_free"] and seen["host"]["name"] == "Ann" and seen["rules_text"]
+    assert client.get(f"/api/friends/{made['invite']}").json()["seat_free"]  # looking takes no seat
+    assert client.get("/api/friends/nosuchinvite").status_code == 404
+    bad = client.post("/api/friends", json={"spectators": "everything"}, headers=key(ann))
+    assert bad.status_code == 400 and "public" in bad.json()["error"]
+    default = client.post("/api/friends", json={}, headers=key(ann)).json()
+    assert default["spectators"] == "public"
+
+
+def test_a_spectator_of_a_delayed_game_replays_only_the_deals_that_are_over(client: TestClient) -> None:
+    ann, bob, cid = register(client, "Ann"), register(client, "Bob"), register(client, "Cid")
+    seats = friend_game(client, ann, bob, spectators="delayed")
+    view = play_friends(client, seats, random.Random(5), deals=2)
+    assert view["phase"] == "playing" and view["deal_number"] == 3  # the third deal has begun
+    watcher = client.post(f"/api/friends/{seats[0]['invite']}/join", headers=key(cid)).json()
+    assert watcher["seat"] is None and "token" not in watcher and watcher["spectators"] == "delayed"
+    told = watch_first(client, seats[0]["invite"])
+    assert told["spectators"] == "delayed" and told["replay"] == f"/replay/{seats[0]['id']}"
+
+    replay = client.get(f"/api/games/{seats[0]['id']}/replay").json()
+    stored = client.app.state.hub.store.store.load(seats[0]["id"]).record  # type: ignore[attr-defined]
+    assert len(stored.deals) == 3 and not replay["complete"]
+    assert len(replay["deals"]) == 2  # never the deal in progress
+    assert played_cards(replay) == [list(d.actions) for d in stored.deals[:2]]
+    for deal, rec in zip(replay["deals"], stored.deals[:2], strict=True):
+        dealt = deal["frames"][0]
+        everything = dealt["hands"][0] + dealt["hands"][1] + dealt["talon"] + [dealt["trump_card"]]
+        assert sorted(everything) == sorted(str(c) for c in rec.deck)
+        assert deal["result"] is not None
+
+
+def test_a_spectator_of_a_public_game_replays_nothing_until_it_is_over(client: TestClient) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    seats = friend_game(client, ann, bob)  # public: the default
+    play_friends(client, seats, random.Random(6), deals=2)
+    told = watch_first(client, seats[0]["invite"])
+    assert told["spectators"] == "public" and told["replay"] is None
+    answer = client.get(f"/api/games/{seats[0]['id']}/replay")
+    assert answer.status_code == 409 and "error" in answer.json() and "deals" not in answer.json()
