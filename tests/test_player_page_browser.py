@@ -48,11 +48,18 @@ def _prepare(home: Path) -> dict[str, Any]:
         finish_computer_game(client, going, moves=2)
         anonymous = computer(10, None)
         record = client.get(f"/api/games/{finished[0]['id']}/record").json()
+        delayed = friend_game(client, ann, bob, spectators="delayed")
+        play_friends(client, delayed, random.Random(12), deals=1)
+        delayed_deals = [list(d.actions) for d in client.app.state.hub.store.store.load(  # type: ignore[attr-defined]
+            delayed[0]["id"]).record.deals]
+        invitation = client.post("/api/friends", json={"spectators": "delayed"}, headers=key(ann)).json()
+        dan = register(client, "Dan")
     with sqlite3.connect(home / "games.db") as db:
         db.execute("UPDATE web_players SET name = ?, folded = ? WHERE name = 'Bob'",
                    (HOSTILE, HOSTILE.casefold()))
     return {"ann": ann, "finished": finished[0], "playing": playing[0], "others": others[0], "won": won,
-            "going": going, "anonymous": anonymous, "record": record}
+            "going": going, "anonymous": anonymous, "record": record, "delayed": delayed[0],
+            "delayed_deals": delayed_deals, "invitation": invitation, "cid": cid, "dan": dan}
 
 
 @pytest.fixture(scope="module")
@@ -71,22 +78,27 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-@pytest.fixture
-def page(browser: Any, games: tuple[ServerProcess, dict[str, Any]]) -> Iterator[Any]:
-    """Ann's browser: her player key in local storage."""
-    server, made = games
+def _tab(browser: Any, server: ServerProcess, player: dict[str, Any], errors: list[str]) -> Any:
+    """A browser context with ``player``'s key in its local storage."""
     context = browser.new_context(viewport={"width": 1100, "height": 900}, accept_downloads=True)
     context.set_default_timeout(TIMEOUT)
     expect.set_options(timeout=TIMEOUT)
     tab = context.new_page()
-    errors: list[str] = []
     tab.on("pageerror", lambda e: errors.append(str(e)))
     tab.goto(server.url + "/rules")
-    ann = made["ann"]
     tab.evaluate("p => localStorage.setItem('bummerl.player', JSON.stringify(p))",
-                 {"name": ann["name"], "key": ann["key"]})
+                 {"name": player["name"], "key": player["key"]})
+    return tab
+
+
+@pytest.fixture
+def page(browser: Any, games: tuple[ServerProcess, dict[str, Any]]) -> Iterator[Any]:
+    """Ann's browser: her player key in local storage."""
+    server, made = games
+    errors: list[str] = []
+    tab = _tab(browser, server, made["ann"], errors)
     yield tab
-    context.close()
+    tab.context.close()
     assert errors == []
 
 
@@ -99,7 +111,7 @@ def test_the_page_lists_the_right_games_and_shows_names_as_text(page: Any, games
     page.goto(server.url + "/players/Ann")
     expect(page.locator("#player")).to_have_attribute("data-state", "ready")
     assert page.locator("#player-name").text_content() == "Ann"
-    assert _ids(page, "playing") == {made["playing"]["id"], made["going"]["id"]}
+    assert _ids(page, "playing") == {made["playing"]["id"], made["going"]["id"], made["delayed"]["id"]}
     assert _ids(page, "finished") == {made["finished"]["id"], made["won"]["id"]}
     friend = page.locator(f'#finished li[data-game="{made["finished"]["id"]}"]')
     assert HOSTILE in (friend.text_content() or "")  # the markup is text ...
@@ -168,3 +180,39 @@ def test_resume_lists_only_games_against_the_computer(page: Any, games: Any) -> 
         "els => els.map(e => e.dataset.action.slice(7))")
     assert set(listed) == {made["going"]["id"], made["anonymous"]["id"]}
     assert page.locator("#player-link").get_attribute("href") == "/players/Ann"
+
+
+def test_a_spectator_of_a_delayed_game_replays_the_deals_that_are_over(browser: Any, games: Any) -> None:
+    server, made = games
+    errors: list[str] = []
+    tab = _tab(browser, server, made["cid"], errors)
+    tab.goto(f"{server.url}/friend/{made['delayed']['invite']}")
+    expect(tab.locator("#watch-spectators")).to_have_attribute("data-spectators", "delayed")
+    link = tab.locator('[data-action="replay-over"]')
+    assert link.get_attribute("href") == f"/replay/{made['delayed']['id']}"
+    tab.goto(server.url + link.get_attribute("href"))
+    replay = tab.locator("#replay")
+    expect(replay).to_have_attribute("data-state", "ready")
+    assert tab.locator("#deals button").count() == 1  # the one deal that is over, not the one being played
+    assert "goes on" in (tab.locator("#replay-note").text_content() or "")
+    tab.click("#last")
+    expect(replay).to_have_attribute("data-step", str(len(made["delayed_deals"][0])))
+    tab.context.close()
+    assert errors == []
+
+
+def test_whoever_opens_a_delayed_invitation_sees_the_choice_before_taking_the_seat(browser: Any,
+                                                                                   games: Any) -> None:
+    server, made = games
+    errors: list[str] = []
+    tab = _tab(browser, server, made["dan"], errors)
+    tab.goto(f"{server.url}/friend/{made['invitation']['invite']}")
+    expect(tab.locator("#online")).to_have_attribute("data-state", "consent")
+    assert "replay" in (tab.locator("#consent-spectators").text_content() or "")
+    assert "agree" in (tab.locator("#consent-box").text_content() or "")
+    seen = tab.request.get(f"{server.url}/api/friends/{made['invitation']['invite']}").json()
+    assert seen["seat_free"]  # showing the choice took no seat
+    tab.click('[data-action="take-seat"]')
+    tab.wait_for_url(f"**/play/{made['invitation']['id']}**")
+    tab.context.close()
+    assert errors == []

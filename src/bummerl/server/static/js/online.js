@@ -1,6 +1,8 @@
 // Play a friend: choose a name (the browser keeps the secret player key), invite, join, watch.
 // Every name and text from the server is shown with textContent (never as HTML).
 
+import { consent, showSpectators } from "./spectators.js";
+
 const KEY = "bummerl.player";
 const $ = (id) => document.getElementById(id);
 const invite = location.pathname.startsWith("/friend/") ? decodeURIComponent(location.pathname.slice(8)) : "";
@@ -100,7 +102,7 @@ async function createInvitation(event) {
   try {
     const answer = await api("/api/friends", {
       rules: $("rules").value, cards: $("cards").value, rated: $("rated").checked, public: $("public").checked,
-      clock: $("clock").value });
+      clock: $("clock").value, spectators: $("spectators").value });
     $("invite-link").value = answer.link;
     $("play-link").href = answer.url;
     $("invite-made").hidden = false;
@@ -129,6 +131,8 @@ function watch() {
       const trick = msg.lead ? ` · on the table: ${msg.lead}` : "";
       $("watch-table").textContent = `Game points still needed: ${msg.score.join(" – ")} · trump ${msg.trump}${
         msg.trump_card ? ` (${msg.trump_card} face up)` : ""} · talon ${msg.talon_size}${trick}`;
+    } else if (msg.type === "spectators") {
+      showSpectators(msg);  // what the players agreed spectators may see (spectators.js)
     } else if (msg.type === "error") {
       status(msg.reason, true);
     }
@@ -158,7 +162,7 @@ async function start() {
     return;
   }
   if (invite) {
-    await join();
+    if (await consent(invite, me())) await join();  // the spectators' choice is shown before the seat is taken
   } else {
     $("invite-box").hidden = false;
     $("online").dataset.state = "ready";
