@@ -4,7 +4,13 @@ Every legal action of the seat to move is tried in every world (every placement 
 see :mod:`bummerl.search.worlds`) and valued by open-card play from there on (the perfect-information
 solver, each side knowing all cards). Per action: the mean game points over the worlds, the share of
 worlds where it wins (value above 0), the worst case, and, when the worlds were sampled, a 95%
-confidence interval on the mean. Actions come best first.
+confidence interval on the mean. Actions come best first (by the mean).
+
+In a Bummerl (a view with a score), each action also gets the chance to win the Bummerl: in each world the
+deal's result is worth the chance to win the Bummerl from the score it leaves
+(:func:`bummerl.match_equity.outcome_values`, the valuation the expert plays by), and the action's chance is
+the mean over the worlds. It can rank actions differently from the mean: needing one game point, winning
+one is as good as winning three.
 
 Open-card values are the usual double-dummy approximation: they assume both players would play on
 knowing every card, so they flatter the side with guesses to make; exact here means "over every
@@ -17,6 +23,14 @@ world", not "game-theoretically exact".
 >>> tompa = analyse(Puzzle.parse("tompa CTK.DAK.HQ/?CQJ.DTQJ.HT 1 QS 0 28/27 2/2"))
 >>> tompa.worlds, str(tompa.best.action), tompa.best.mean, tompa.best.win_share
 (6, 'close', 2.0, 1.0)
+
+A view in a Bummerl (here the first deal, both needing 7) also gets each action's Bummerl chance:
+
+>>> from bummerl import Deal, Rules
+>>> deal = Deal.random(Rules.preset("standard"), 3)
+>>> start = analyse(View.of(deal, deal.to_move, score=(7, 7)), samples=4)
+>>> all(0.0 < s.bummerl_win < 1.0 for s in start.actions)
+True
 """
 
 from __future__ import annotations
@@ -29,6 +43,7 @@ from typing import Any
 from bummerl.actions import Action
 from bummerl.engine import Deal
 from bummerl.errors import BummerlError
+from bummerl.match_equity import OUTCOMES, outcome_values
 from bummerl.search.worlds import EXACT_LIMIT, Source, Weight, worlds
 from bummerl.view import View
 
@@ -56,9 +71,12 @@ class ActionStats:
     worst: int
     #: 95% confidence interval on the mean when the worlds are a sample, else None.
     ci95: tuple[float, float] | None = None
+    #: The chance to win the Bummerl after this action (mean over the worlds), None outside a Bummerl.
+    bummerl_win: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"action": "close", "mean": 2.0, "win_share": 1.0, "worst": 2}`` (+ ``"ci95"`` when sampled)."""
+        """``{"action": "close", "mean": 2.0, "win_share": 1.0, "worst": 2}`` (+ ``"ci95"`` when sampled,
+        ``"bummerl_win"`` in a Bummerl)."""
         out: dict[str, Any] = {
             "action": str(self.action),
             "mean": round(self.mean, 4),
@@ -67,6 +85,8 @@ class ActionStats:
         }
         if self.ci95 is not None:
             out["ci95"] = [round(self.ci95[0], 4), round(self.ci95[1], 4)]
+        if self.bummerl_win is not None:
+            out["bummerl_win"] = round(self.bummerl_win, 4)
         return out
 
 
@@ -115,6 +135,15 @@ def _check_turn(source: Source) -> None:
         raise AnalysisError('the opponent is to move in this puzzle: analysis answers for "me" to move')
 
 
+def _bummerl_values(source: Source) -> dict[int, float] | None:
+    """What each result of the deal (game points for the seat to move) is worth as a chance to win the
+    Bummerl from the source's score; None outside a Bummerl (a puzzle, or a view without a score)."""
+    if not isinstance(source, View) or source.score is None:
+        return None
+    table = outcome_values(source.rules, source.score, source.seat, source.dealer)
+    return dict(zip(OUTCOMES, table, strict=True))
+
+
 def _interval(values: list[int], weights: list[float], mean: float, total: int) -> tuple[float, float]:
     n = len(values)
     if n < 2:
@@ -140,6 +169,7 @@ def analyse(
 
     ``samples``/``seed``/``weight``/``exact_limit`` choose the worlds as :func:`~bummerl.search.worlds.worlds`
     does; ``solver`` values the actions of one world (the open-card solver by default).
+    A view with a Bummerl score also gets each action's chance to win the Bummerl (``bummerl_win``).
     Raises :class:`AnalysisError` when the deal is over or another seat is to move.
     """
     _check_turn(source)
@@ -160,12 +190,16 @@ def analyse(
             per_action[a].append(v)
     weights = list(ws.weights)
     wsum = sum(weights)
+    equity = _bummerl_values(source)
     stats = []
     for a in order:
         vals = per_action[a]
         mean = sum(w * v for v, w in zip(vals, weights, strict=True)) / wsum
         wins = sum(w for v, w in zip(vals, weights, strict=True) if v > 0) / wsum
         ci = None if ws.exact else _interval(vals, weights, mean, ws.total)
-        stats.append(ActionStats(a, mean, wins, min(vals), ci))
+        chance = None
+        if equity is not None:
+            chance = sum(w * equity[v] for v, w in zip(vals, weights, strict=True)) / wsum
+        stats.append(ActionStats(a, mean, wins, min(vals), ci, chance))
     stats.sort(key=lambda s: (-s.mean, -s.win_share, -s.worst, str(s.action)))
     return Analysis(tuple(stats), ws.exact, len(ws.deals), ws.total, ws.seed)
