@@ -1,0 +1,344 @@
+"""Two friends play a whole rated Bummerl in real browsers (Playwright driving Debian's chromium), while a
+third browser watches (issue 14, "How we will know").
+
+A real server (``bummerl serve`` in a subprocess, its own data directory): Ann chooses a name and invites;
+Bob opens the link and takes the free seat; they play every deal by clicks, each on their own page and
+only when the store says it is their turn, choosing a legal action their page offers as a ``data-action``
+(an exchange, a marriage and a correct claim whenever they may, else a card). Bob reloads with a card on
+the table; the server is killed (SIGKILL) and started again mid-deal; both pages carry on. Their ratings
+change when the Bummerl ends. Cid watches the whole time: every WebSocket frame his page receives and his
+whole DOM (text and attributes) after every action are checked against the deal read from the store: no
+card hidden from the spectator at that moment (a hand's unshown cards, the talon) ever appears.
+
+Every wait is for a condition (generous deadlines: the CI machine has two cores), never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bummerl.store import GameStore
+from bummerl.table import Seat, Table
+from helpers.web import CHROMIUM, CHROMIUM_ARGS, ServerProcess, browser_or_skip, cards_mentioned, hidden_from
+
+playwright_api = browser_or_skip()
+
+expect = playwright_api.expect
+TIMEOUT = 60_000  # ms: a loaded two-core machine
+SETTINGS = '{"speed": "instant", "cards": "french", "level": "easy", "rules": "standard"}'
+#: A card anywhere in a text: a code (QH) or a French name (Q♥, 10♥), standing alone.
+CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:([9JQKTA][CDHS])|(10|[9JQKA])([♣♦♥♠]))(?![0-9A-Za-z])")
+SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+def cards_in_text(text: str) -> set[str]:
+    """Every card a text names, as codes."""
+    out = set()
+    for code, rank, suit in CARD_TEXT.findall(text):
+        out.add(code or ("T" if rank == "10" else rank) + SUITS[suit])
+    return out
+
+
+def test_cards_in_text_finds_codes_and_names_but_not_words() -> None:
+    assert cards_in_text('{"lead":"QH"} Ann plays 10♠, (KD face up) 9C') == {"QH", "TS", "KD", "9C"}
+    assert cards_in_text("ASK THE QHX aQH") == set()
+
+
+#: The spectator's page as HTML (its text and every attribute: data-card, titles, labels), without the
+#: log of the deals before the current one (their cards are history, not hidden now).
+PAGE_OF_THIS_DEAL = """n => {
+  const page = document.documentElement.cloneNode(true);
+  const items = [...page.querySelectorAll("#watch-log li")];
+  const start = items.findIndex((li) => li.textContent.startsWith(`Deal ${n}:`));
+  if (items.length && start < 0) throw new Error(`no "Deal ${n}:" in the spectator's log`);
+  items.slice(0, start).forEach((li) => li.remove());
+  return page.outerHTML;
+}"""
+
+
+def this_deal(message: dict[str, Any], deal_number: int) -> set[str]:
+    """The cards a frame names, leaving out the events of earlier deals (a reconnect replays them)."""
+    if message.get("type") == "events":
+        assert all("deal" in e for e in message["events"])
+        message = {**message, "events": [e for e in message["events"] if e["deal"] == deal_number]}
+    return cards_mentioned(message) | cards_in_text(json.dumps(message, ensure_ascii=False))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def wait_until(page: Any, condition: Callable[[], bool], what: str, timeout: float = TIMEOUT / 1000,
+               describe: Callable[[], str] = str) -> None:
+    """Poll ``condition`` (letting Playwright deliver its events between polls) until it holds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}{describe()}")
+        page.wait_for_timeout(20)
+
+
+class Person:
+    """One browser context (its own local storage: its own player key); the game-socket frames its page
+    receives are followed: the events since the last connection's replay and the last view."""
+
+    def __init__(self, browser: Any, server: ServerProcess, name: str, socket_path: str) -> None:
+        self.name = name
+        self.context = browser.new_context(viewport={"width": 1100, "height": 800})
+        self.context.set_default_timeout(TIMEOUT)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.frames: list[str] = []  # every frame received on the followed socket, as sent
+        self.events = 0
+        self.last: dict[str, Any] | None = None  # the last view (or watch) frame after the last events
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("websocket", lambda ws: self._follow(ws) if socket_path in ws.url else None)
+        self.page.goto(server.url + "/")
+        self.page.evaluate(f"localStorage.setItem('bummerl.settings', '{SETTINGS}')")
+
+    def _follow(self, ws: Any) -> None:
+        ws.on("framereceived", self._frame)
+
+    def _frame(self, payload: str | bytes) -> None:
+        text = payload if isinstance(payload, str) else payload.decode()
+        self.frames.append(text)
+        message = json.loads(text)
+        if message.get("type") == "events":
+            self.events = len(message["events"]) + (0 if message.get("replay") else self.events)
+            self.last = None
+        elif message.get("type") in ("view", "watch"):
+            self.last = message
+
+    def choose_name(self) -> None:
+        self.page.fill("#name", self.name)
+        self.page.click('[data-action="name"]')
+
+    def game(self) -> Any:
+        return self.page.locator("#game")
+
+    def shows(self, events: int) -> bool:
+        """The page got ``events`` events and the view after them, and has drawn that view."""
+        view = self.last
+        if view is None or self.events != events:
+            return False
+        deal = view["deal"]
+        drawn = self.game().evaluate("g => [g.dataset.deal, g.dataset.phase, g.dataset.tricks, "
+                                     "g.dataset.lead, g.dataset.queue || '0']")
+        wanted = [str(view["deal_number"]), view["phase"], str(len(deal["tricks"])), deal["lead"] or "", "0"]
+        return bool(drawn == wanted)
+
+    def describe(self) -> str:
+        """What the page got and shows (for a timeout's message)."""
+        drawn = self.game().evaluate("g => JSON.stringify(g.dataset)")
+        return f": got {self.events} events, last {json.dumps(self.last)[:300]}, shows {drawn}, " \
+               f"frames {[f[:120] for f in self.frames[-4:]]}"
+
+    def hand(self) -> list[str]:
+        cards = self.page.locator("#hand [data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        return sorted(str(c) for c in cards)
+
+    def close_dialog(self) -> None:
+        """Close a dialog left open (the last deal's summary) so the table can be clicked."""
+        if self.page.locator("#modal").is_visible():
+            self.page.keyboard.press("Escape")
+            expect(self.page.locator("#modal")).to_be_hidden()
+
+
+class Referee:
+    """The game as the server stored it (the same SQLite file, read by this process)."""
+
+    def __init__(self, home: Path, game_id: str) -> None:
+        self.store = GameStore.open(home)
+        self.game_id = game_id
+
+    def table(self) -> Table:
+        stored = self.store.load(self.game_id)
+        table = Table(stored.rules, (Seat("Ann"), Seat("Bob")), seed=stored.seed,
+                      first_dealer=stored.first_dealer, decks=[d.deck for d in stored.record.deals])
+        table.replay(stored.record)
+        return table
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> str:
+    """An action a player would click: an exchange, a marriage, a correct claim when possible; else pass
+    or a card (never a wrong claim; never closing, which would make the Bummerl longer)."""
+    legal: list[str] = view["deal"]["legal"]
+    for wanted in ("exchange", "marry"):
+        chosen = [a for a in legal if a.startswith(wanted)]
+        if chosen:
+            return chosen[0]
+    points = view["deal"]["points"]
+    if "claim" in legal and points is not None and points[view["seat"]] >= 66:
+        return "claim"
+    plays = [a for a in legal if a.startswith("play ")]
+    return rng.choice(plays) if plays else "pass"
+
+
+def click(person: Person, action: str) -> None:
+    """Click the page's own control for ``action`` (a card of the hand, an action button, the claim's
+    confirmation)."""
+    person.close_dialog()
+    page = person.page
+    where = "#hand" if action.startswith("play ") else "#actions"
+    page.click(f'{where} [data-action="{action}"]')
+    if action == "claim":
+        page.click('[data-confirm="claim"]')
+
+
+def test_two_friends_play_a_rated_bummerl_by_clicks_through_a_reload_and_a_restart(
+        browser: Any, tmp_path: Path) -> None:
+    started = time.monotonic()
+    server = ServerProcess(tmp_path, workers=1)
+    server.start()
+    people: list[Person] = []
+    try:
+        ann = Person(browser, server, "Ann", "/ws/games/")
+        bob = Person(browser, server, "Bob", "/ws/games/")
+        cid = Person(browser, server, "Cid", "/ws/watch/")
+        people = [ann, bob, cid]
+        expect.set_options(timeout=TIMEOUT)
+
+        ann.page.goto(server.url + "/friend")  # Ann invites (rated is the default)
+        ann.choose_name()
+        expect(ann.page.locator("#rated")).to_be_checked()
+        ann.page.click('[data-action="invite"]')
+        expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
+        link = ann.page.locator("#invite-link").input_value()
+        ann.page.click("#play-link")
+        expect(ann.game()).to_have_attribute("data-connected", "true")
+        game_id = ann.page.url.rsplit("/", 1)[-1].split("#")[0]
+
+        bob.page.goto(link)  # Bob opens the link, chooses a name and lands on his seat
+        bob.choose_name()
+        expect(bob.page).to_have_url(re.compile(rf"/play/{game_id}"))
+        expect(bob.game()).to_have_attribute("data-connected", "true")
+
+        cid.page.goto(link)  # the seat is taken: Cid watches
+        cid.choose_name()
+        expect(cid.page.locator("#online")).to_have_attribute("data-state", "watching")
+
+        referee = Referee(tmp_path, game_id)
+        players = {0: ann, 1: bob}
+        rng = random.Random(14)
+        seen = {"frames": 0, "checks": 0, "actions": 0, "hidden": 0, "detected": 0}
+        done = {"reload": False, "restart": False}
+        kinds: set[str] = set()
+
+        def settle(before: Table | None = None) -> Table:
+            """Wait until the store holds more than ``before`` (the action just clicked), then until both
+            players and the spectator show what it holds; check the spectator's new frames and whole page
+            against the cards hidden from him now."""
+            if before is not None:
+                wait_until(ann.page, lambda: len(referee.table().events) > len(before.events),
+                           "the store to hold the action")
+            table = referee.table()
+            events = len(table.events)
+            for person in (ann, bob):
+                wait_until(person.page, lambda p=person: bool(p.shows(events)),  # type: ignore[misc]
+                           f"{person.name} to show {events} events", describe=person.describe)
+            wait_until(cid.page, lambda: cid.events == events and cid.last is not None,
+                       f"the spectator to get {events} events")
+            deal = table.deal
+            hidden = hidden_from(deal, 0) | hidden_from(deal, 1)
+            for text in cid.frames[seen["frames"]:]:
+                leaked = this_deal(json.loads(text), table.deal_number) & hidden
+                assert not leaked, (leaked, text)
+            seen["frames"] = len(cid.frames)
+            html = cid.page.evaluate(PAGE_OF_THIS_DEAL, table.deal_number)  # text and every attribute
+            leaked = cards_in_text(html) & hidden
+            assert not leaked, [m.group(0) + " in " + html[m.start() - 60:m.end() + 20]
+                                for m in CARD_TEXT.finditer(html) if cards_in_text(m.group(0)) & hidden]
+            seen["checks"] += 1
+            # the same checks see hidden cards where they belong (Bob's own page and frames): they can fail
+            seen["detected"] += bool(cards_in_text(bob.page.evaluate(PAGE_OF_THIS_DEAL, table.deal_number))
+                                     & this_deal(bob.last or {}, table.deal_number) & hidden)
+            seen["hidden"] += len(hidden)
+            return table
+
+        table = settle()
+        while table.phase != "game_over":
+            if table.phase == "deal_over":  # whoever won the deal starts the next one from its summary
+                deal_winner = table.deal.outcome.winner if table.deal.outcome else None
+                person = players[deal_winner if deal_winner is not None else 0]
+                expect(person.page.locator("#modal")).to_have_attribute("data-kind", "summary")
+                person.page.click('#modal [data-action="next"]')
+                table = settle(table)
+                continue
+            seat = table.waiting_for
+            assert seat is not None
+            person = players[seat]
+            view = person.last
+            assert view is not None and view["seat"] == seat
+            expect(person.game()).to_have_attribute("data-turn", "me")
+            assert person.hand() == sorted(view["deal"]["hand"])
+
+            if not done["reload"] and seat == 1 and view["deal"]["lead"] and view["deal"]["tricks"]:
+                hand, lead = bob.hand(), view["deal"]["lead"]  # Bob reloads with Ann's card on the table
+                bob.page.reload()
+                table = settle()
+                assert bob.hand() == hand and bob.game().get_attribute("data-lead") == lead
+                done["reload"] = True
+                continue
+            if done["reload"] and not done["restart"] and len(view["deal"]["tricks"]) >= 2:
+                hands = ann.hand(), bob.hand()  # the server dies mid-deal and comes back
+                assert server.proc is not None
+                server.proc.kill()
+                server.proc.wait()
+                server.proc = None
+                for p in (ann, bob):
+                    expect(p.game()).to_have_attribute("data-connected", "false")
+                server.start()
+                for p in (ann, bob):
+                    expect(p.game()).to_have_attribute("data-connected", "true")
+                cid.page.reload()  # the spectator's page does not reconnect by itself
+                expect(cid.page.locator("#online")).to_have_attribute("data-state", "watching")
+                table = settle()
+                assert (ann.hand(), bob.hand()) == hands
+                done["restart"] = True
+                continue
+
+            action = choose(view, rng)
+            kinds.add(action.split()[0])
+            click(person, action)
+            seen["actions"] += 1
+            table = settle(table)
+
+        assert done == {"reload": True, "restart": True}
+        assert table.game.winner is not None and seen["actions"] > 20 and seen["checks"] > seen["actions"]
+        assert seen["hidden"] > 5 * seen["checks"] and seen["detected"] > seen["checks"] // 2
+        assert "play" in kinds and ("exchange" in kinds or "marry" in kinds or "claim" in kinds), kinds
+        winner, loser = (ann, bob) if table.game.winner == 0 else (bob, ann)
+        expect(winner.page.locator("#status")).to_contain_text("You won the Bummerl")
+        expect(loser.page.locator("#status")).to_contain_text(f"{winner.name} won the Bummerl")
+
+        def rating(name: str) -> dict[str, Any]:
+            with urllib.request.urlopen(f"{server.url}/api/players/{name}", timeout=60) as answer:
+                result: dict[str, Any] = json.loads(answer.read())
+                return result
+
+        won, lost = rating(winner.name), rating(loser.name)
+        assert won["rating"] > 1500 > lost["rating"] and won["games"] == lost["games"] == 1
+        winner.page.goto(server.url + "/friend")  # and the winner's page shows it
+        expect(winner.page.locator("#me-rating")).to_have_text(str(won["rating"]))
+        for p in people:
+            assert [e for e in p.errors if "WebSocket" not in e and "ERR_CONNECTION" not in e] == [], p.errors
+        print(f"{seen['actions']} clicks, {table.deal_number} deals, {seen['checks']} spectator checks "
+              f"({len(cid.frames)} frames), {time.monotonic() - started:.1f} s")
+    finally:
+        for p in people:
+            p.context.close()
+        server.stop()
