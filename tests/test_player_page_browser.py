@@ -135,7 +135,7 @@ def test_a_replay_steps_through_the_records_actions_in_order(page: Any, games: A
     replay = page.locator("#replay")
     expect(replay).to_have_attribute("data-state", "ready")
     record = made["record"]
-    dealt = page.locator(".table [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    dealt = page.locator(".felt [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
     assert sorted(dealt) == sorted(record["deals"][0]["deck"])  # every card shown, the deal as dealt
     shown: list[list[str]] = []
     for number, deal in enumerate(record["deals"], 1):

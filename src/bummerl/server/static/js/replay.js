@@ -101,6 +101,8 @@ async function start() {
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowRight") next();
     else if (e.key === "ArrowLeft") back();
+    else if (e.key === "Home") go(dealIndex, 0);
+    else if (e.key === "End") go(dealIndex, replay.deals[dealIndex].frames.length - 1);
   });
   go(0, 0);
   $("replay").dataset.state = "ready";
