@@ -113,6 +113,8 @@ class FriendTable(LiveGame):
         self._timer: asyncio.TimerHandle | None = None
         self._claimable = (False, False)
         self._ending: set[asyncio.Task[None]] = set()
+        #: Held by an action, a claim or a loss on time from its check to its end, so they never cross.
+        self._turn = asyncio.Lock()
 
     def seat_taken(self, seat: int, name: str, token: str) -> None:
         """Somebody took the free seat: name it and tell everyone."""
@@ -129,11 +131,11 @@ class FriendTable(LiveGame):
         (a clock that has run out ends the game first)."""
         if not self.started:
             raise IllegalMove("wait for your friend to open the invitation link")
-        if self.end is None and await self.flag() is not None:
-            assert self.end is not None
-        if self.end is not None:
-            raise IllegalMove(f"the Bummerl is over: {self.end.text(self.names())}")
-        await super().act(seat, action)
+        async with self._turn:  # no end away from the table between this check and the action
+            await self._flag()
+            if self.end is not None:
+                raise IllegalMove(f"the Bummerl is over: {self.end.text(self.names())}")
+            await super().act(seat, action)
 
     async def stored(self) -> None:
         """After an action is stored and before it is shown: the clocks move on (the mover's stops, with
@@ -290,18 +292,25 @@ class FriendTable(LiveGame):
 
     async def flag(self) -> int | None:
         """End the game if a clock has run out (its player loses on time): that seat, or None."""
+        async with self._turn:
+            return await self._flag()
+
+    async def _flag(self) -> int | None:
         now = self.online.clock()
         seat = None if self.clocks is None or self.over else self.clocks.out_of_time(now)
         if seat is not None:
-            await self.finish(1 - seat, "time")
+            await self._finish(1 - seat, "time")
         return seat
 
     async def claim(self, seat: int) -> End:
         """``seat`` claims the Bummerl: allowed once the other player has been away for the server's
         ``away_after`` seconds (or their clock has run out); :class:`~bummerl.errors.BummerlError` says
         why not."""
-        if self.end is None:
-            await self.flag()
+        async with self._turn:
+            return await self._claim(seat)
+
+    async def _claim(self, seat: int) -> End:
+        await self._flag()
         if self.end is not None:
             return self.end
         if self.table.phase == "game_over":
@@ -317,11 +326,11 @@ class FriendTable(LiveGame):
         if wait > 0:
             raise BummerlError(f"{other} has been away only a short while: you may claim the Bummerl "
                                f"in {math.ceil(wait)} s")
-        await self.finish(seat, "abandoned")
+        await self._finish(seat, "abandoned")
         assert self.end is not None
         return self.end
 
-    async def finish(self, winner: int, reason: EndReason) -> None:
+    async def _finish(self, winner: int, reason: EndReason) -> None:
         """End the Bummerl away from the table: ``winner`` wins (rated like any win). Stored before it is
         shown: the end (and the stopped clocks) in the web's tables, the game as ``abandoned`` in the
         game store (its record cannot hold such an end)."""
