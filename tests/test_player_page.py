@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 
 from bummerl.records import GameRecord
 from bummerl.server import create_app
+from bummerl.server.presence import End
 from helpers.players import finish_computer_game, friend_game, key, play_friends, register
 
 
@@ -74,6 +75,18 @@ def test_the_page_lists_the_players_own_games_and_nobody_elses(client: TestClien
     friend_playing = next(g for g in page["playing"] if g["kind"] == "friend")
     assert friend_playing["link"].endswith(f"/friend/{playing[0]['invite']}")
     assert client.get("/api/players/nobody/games").status_code == 404
+
+
+def test_a_friend_game_won_away_from_the_table_is_listed_as_finished(client: TestClient) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    seats = friend_game(client, ann, bob)
+    play_friends(client, seats, random.Random(2), deals=1)
+    client.app.state.online.times.save_end(seats[0]["id"], End(1, "time", 0.0))  # type: ignore[attr-defined]
+    page = page_of(client, "Ann")
+    assert page["playing"] == []
+    (row,) = page["finished"]
+    assert row["result"] == "lost" and row["ended"] == "Bob wins the Bummerl: Ann's clock ran out."
+    assert "replay" not in row and "record" not in row
 
 
 def test_a_replay_shows_the_records_cards_in_order(client: TestClient) -> None:

@@ -7,9 +7,10 @@ Routes (JSON errors as ``{"error": "one line"}``):
   the computer the player started while choosing a name on this server. A game is ``{"id", "kind"
   ("friend"/"computer"), "opponent", "seat", "rules", "rules_text", "score" (game points the player and
   the opponent still need), "result" ("won"/"lost"/None), "date", "rated"}``; a friend game adds
-  ``"link"`` (``/friend/{invite}``: the players' own seats, everyone else watches) and ``"spectators"``;
-  a finished game adds ``"replay"`` and ``"record"``. ``levels``: the computer levels' fixed ratings
-  (None until they are measured).
+  ``"link"`` (``/friend/{invite}``: the players' own seats, everyone else watches) and ``"spectators"``,
+  and ``"ended"`` (the sentence) when it was won away from the table (claimed from an absent player or on
+  time: finished, with no record to replay); a finished game adds ``"replay"`` and ``"record"``.
+  ``levels``: the computer levels' fixed ratings (None until they are measured).
 - ``GET /api/games/{id}/replay``: the replay frames (``server/replay.py``) of what may be shown with all
   cards (``server/spectators.py``): a finished game; the deals that are over of a friend game whose
   spectators are ``delayed``; else 409.
@@ -112,9 +113,14 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             if seat is None or None in friend.players:  # an open invitation is not a game yet
                 continue
             stored = load(friend.game_id)
-            row = _summary(stored, seat, online()._names(friend)[1 - seat])
+            names = online()._names(friend)
+            row = _summary(stored, seat, names[1 - seat])
             row.update(kind="friend", rated=friend.rated, spectators=friend.spectators,
                        link=f"{base}/friend/{friend.invite}")
+            end = online().times.end(friend.game_id)  # won away from the table (server/presence.py)
+            if end is not None:
+                row.update(state="over", result="won" if end.winner == seat else "lost",
+                           ended=end.text(names))
             rows.append((stored, row))
         for game_id in players.computer_games_of(player):
             stored = load(game_id)
@@ -124,7 +130,7 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         rows.sort(key=lambda r: r[0].updated, reverse=True)
         playing, finished = [], []
         for stored, row in rows:
-            if stored.state == "playing":
+            if row["state"] == "playing":
                 playing.append(row)
             else:
                 if stored.finished:

@@ -16,7 +16,8 @@ const fold = (text) => text.normalize("NFKC").toLowerCase();
 
 function describe(g) {
   const score = `still needed ${Math.max(g.score[0], 0)}–${Math.max(g.score[1], 0)}`;
-  const result = g.result ? ` · ${g.result}` : g.state === "abandoned" ? " · abandoned" : "";
+  const result = g.ended ? ` · ${g.result}: ${g.ended}` : g.result ? ` · ${g.result}`
+    : g.state === "abandoned" ? " · abandoned" : "";
   const date = g.date ? ` · ${new Date(g.date).toLocaleString()}` : "";
   return `against ${g.opponent} · ${g.rules_text} · ${score}${result}${g.rated ? " · rated" : ""}${date}`;
 }
