@@ -6,6 +6,7 @@ became possible or a clock that ran out without anybody acting."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -300,3 +301,52 @@ def test_an_invitation_with_a_bad_clock_is_refused(client: TestClient) -> None:
     assert answer.status_code == 400 and "minutes+seconds" in answer.json()["error"]
     plain = client.post("/api/friends", json={"clock": None}, headers={KEY_HEADER: ann["key"]}).json()
     assert plain["clock"] is None
+
+
+def test_no_clock_runs_between_deals(client: TestClient, clock: FakeClock) -> None:
+    _, _, anns, bobs = pair(client, clock="10+1")
+    rng = random.Random(3)
+    with socket(client, anns) as a, socket(client, bobs) as b:
+        views = [next_of(a, "view"), next_of(b, "view")]
+        while views[0]["phase"] == "playing":
+            seat = views[0]["waiting_for"]
+            [a, b][seat].send_json({"type": "act", "action": rng.choice(views[seat]["deal"]["legal"])})
+            views = [next_of(a, "view"), next_of(b, "view")]
+        assert views[0]["phase"] == "deal_over"
+        stopped = views[0]["presence"]["clocks"]
+        assert stopped["running"] is None
+        clock.advance(1000.0)  # longer than either clock: nobody loses between deals
+        a.send_json({"type": "act", "action": "next"})
+        views = [next_of(a, "view"), next_of(b, "view")]
+        assert views[0]["phase"] == "playing"
+        assert views[0]["presence"]["clocks"]["left_ms"] == stopped["left_ms"]
+        assert views[0]["presence"]["clocks"]["running"] == views[0]["waiting_for"]
+
+
+def test_a_restart_keeps_a_claimed_end(tmp_path: Path, clock: FakeClock) -> None:
+    with app(tmp_path, clock) as client:
+        ann, _, anns, _ = pair(client)
+        with socket(client, anns) as a:
+            next_of(a, "view")
+            clock.advance(AWAY)
+            assert claim(client, anns).status_code == 200
+    with app(tmp_path, clock) as client:
+        again = client.post(f"/api/friends/{anns['invite']}/join", headers={KEY_HEADER: ann["key"]}).json()
+        with socket(client, again) as a:
+            log = next_of(a, "events")["events"]
+            view = next_of(a, "view")
+        assert view["phase"] == "game_over" and view["ended"]["reason"] == "abandoned"
+        assert log[-1]["kind"] == "game_over" and "Bob was away" in log[-1]["text"]
+        assert client.get(f"/api/games/{anns['id']}/record").status_code == 409  # no record of it
+
+
+def test_serve_refuses_a_negative_away_time_in_one_line(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from bummerl.cli import app as cli
+
+    monkeypatch.setenv("BUMMERL_HOME", str(tmp_path))
+    result = CliRunner().invoke(cli, ["serve", "--away-after", "-5"])
+    assert result.exit_code == 2 and "--away-after must be from 0 seconds up" in result.output
+    assert "Traceback" not in result.output
