@@ -280,7 +280,8 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         *history_routes(lambda: state["online"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    middleware = [Middleware(PostRateLimit, per_minute=limits.posts_per_minute, burst=limits.posts_burst)]
+    middleware = [Middleware(PostRateLimit, per_minute=limits.posts_per_minute, burst=limits.posts_burst,
+                             max_bytes=limits.post_bytes)]
     return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
 
 

@@ -45,9 +45,10 @@ class Limits:
     (60.0, 0)
     """
 
-    #: POST requests a minute from one client address on average, and at once.
+    #: POST requests a minute from one client address on average, and at once; the largest POST body.
     posts_per_minute: float = 60.0
     posts_burst: int = 20
+    post_bytes: int = 65536
     #: Friend games that are not over a player may sit in (creating an invitation or taking a seat).
     games_per_player: int = 20
     #: Invitations nobody has taken yet a player may have at once.
@@ -136,8 +137,8 @@ class RateLimit:
 class PostRateLimit:
     """ASGI middleware: POST requests from one client address, at most ``per_minute`` a minute on average
     and ``burst`` at once; the rest are answered 429 with ``{"error": ...}`` and a ``Retry-After`` header.
-    A per_minute of 0: no limit. Addresses that have been quiet are forgotten once more than
-    ``remembered`` are known.
+    A body over ``max_bytes`` is answered 413 (read no further). 0: no limit. Addresses that have been quiet
+    are forgotten once more than ``remembered`` are known.
 
     >>> import asyncio
     >>> from starlette.applications import Starlette
@@ -145,25 +146,32 @@ class PostRateLimit:
     >>> from starlette.routing import Route
     >>> from starlette.testclient import TestClient
     >>> async def ok(_): return PlainTextResponse("ok")
-    >>> app = PostRateLimit(Starlette(routes=[Route("/", ok, methods=["GET", "POST"])]), 60, burst=2)
-    >>> client = TestClient(app)
+    >>> inner = Starlette(routes=[Route("/", ok, methods=["GET", "POST"])])
+    >>> client = TestClient(PostRateLimit(inner, 60, burst=2))
     >>> [client.post("/").status_code for _ in range(3)], client.get("/").status_code
     ([200, 200, 429], 200)
     >>> client.post("/").json()["error"]
     'too many requests from your address (at most 60 a minute): try again in a moment'
+    >>> big = PostRateLimit(inner, 0, 0, max_bytes=10)
+    >>> [TestClient(big).post("/", content=b"x" * n).status_code for n in (10, 11)]
+    [200, 413]
     """
 
-    def __init__(self, app: ASGIApp, per_minute: float, burst: int, *,
+    def __init__(self, app: ASGIApp, per_minute: float, burst: int, *, max_bytes: int = 0,
                  clock: Callable[[], float] = time.monotonic, remembered: int = 10_000) -> None:
         self.app = app
         self.per_minute = per_minute
         self.burst = burst
+        self.max_bytes = max_bytes
         self.clock = clock
         self.remembered = remembered
         self.buckets: dict[str, RateLimit] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST" and self.per_minute > 0:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        if self.per_minute > 0:
             bucket = self._bucket(scope)
             if not bucket.allow():
                 retry = max(1, math.ceil(bucket.wait()))
@@ -172,6 +180,14 @@ class PostRateLimit:
                               "try again in a moment"}, status_code=429, headers={"Retry-After": str(retry)})
                 await refused(scope, receive, send)
                 return
+        if self.max_bytes > 0:
+            body = await _read_at_most(receive, self.max_bytes)
+            if body is None:
+                too_large = JSONResponse({"error": f"the body is too large (at most {self.max_bytes} bytes)"},
+                                         status_code=413)
+                await too_large(scope, receive, send)
+                return
+            receive = _replay(body, receive)
         await self.app(scope, receive, send)
 
     def _bucket(self, scope: Scope) -> RateLimit:
@@ -183,6 +199,37 @@ class PostRateLimit:
                 self.buckets = {a: b for a, b in self.buckets.items() if not b.full}
             bucket = self.buckets[address] = RateLimit(self.per_minute / 60.0, self.burst, self.clock)
         return bucket
+
+
+async def _read_at_most(receive: Receive, limit: int) -> bytes | None:
+    """The request's body, or None as soon as it is longer than ``limit`` bytes."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"".join(chunks)  # the client left: the app will find out
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` once, then whatever the client sends next (a disconnect)."""
+    sent = False
+
+    async def replayed() -> Any:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replayed
 
 
 def games_in_progress(db: Any, player_id: str) -> int:

@@ -803,8 +803,12 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
 
         writer = asyncio.create_task(write())
         try:
+            limit = online().limits.messages()  # a flood gets one error (server/limits.py)
             while (await ws.receive())["type"] != "websocket.disconnect":
-                send({"type": "error", "reason": "spectators only watch"})
+                if limit.allow():
+                    send(error_message("spectators only watch"))
+                elif limit.refused_since_allowed == 1:
+                    send(error_message(f"too many messages: at most {limit.rate:g} a second"))
         except WebSocketDisconnect:
             pass
         finally:
