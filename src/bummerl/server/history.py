@@ -34,6 +34,7 @@ Routes (JSON errors as ``{"error": "one line"}``):
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -93,7 +94,9 @@ def _summary(stored: StoredGame, seat: int, opponent: str) -> dict[str, Any]:
 
 
 def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
-    """The routes of player pages and replays; ``online()`` gives the running server's ``Online``."""
+    """The routes of player pages and replays; ``online()`` gives the running server's ``Online``. They
+    only read, in a worker thread each (the store's connection is locked), so the event loop and the
+    hub's commit thread never wait for them."""
 
     def load(game_id: str) -> StoredGame:
         return online().hub.store.store.load(game_id)
@@ -145,7 +148,7 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return JSONResponse({"error": "no such player"}, status_code=404)
         base = str(request.base_url).rstrip("/")
         try:
-            playing, finished = await online().hub._admin(games_of, player, base)
+            playing, finished = await asyncio.to_thread(games_of, player, base)
         except StoreError as err:
             return JSONResponse({"error": str(err)}, status_code=409)
         return JSONResponse({**player.to_json(), "playing": playing, "finished": finished,
@@ -163,7 +166,7 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
 
     async def replay(request: Request) -> Response:
         try:
-            answer = await online().hub._admin(replay_of, request.path_params["game_id"])
+            answer = await asyncio.to_thread(replay_of, request.path_params["game_id"])
         except (GameNotFound, GameDamaged) as err:
             return JSONResponse({"error": str(err)}, status_code=404)
         except (StoreError, RecordError) as err:
@@ -190,7 +193,7 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return JSONResponse({"error": "no such invitation"}, status_code=404)
         host = players.by_id(friend.players[0] or "")
         try:
-            stored = await online().hub._admin(load, friend.game_id)
+            stored = await asyncio.to_thread(load, friend.game_id)
         except StoreError as err:
             return JSONResponse({"error": str(err)}, status_code=409)
         return JSONResponse({
