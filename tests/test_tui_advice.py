@@ -73,6 +73,29 @@ def test_question_mark_shows_each_action_with_its_value(tmp_path: Path) -> None:
     asyncio.run(main())
 
 
+def test_question_mark_shows_each_actions_chance_to_win_the_bummerl(tmp_path: Path) -> None:
+    from bummerl.match_equity import outcome_values
+
+    app = BummerlApp(session(tmp_path), delay=0, analysis_samples=3, solver=claims_win)
+
+    async def main() -> None:
+        async with app.run_test(size=(110, 34)) as pilot:
+            await settle(pilot, app)
+            view = app.session.view()
+            assert view.score == (7, 7)
+            await pilot.press("question_mark")
+            screen = app.screen
+            assert isinstance(screen, AnalysisScreen)
+            await _until(pilot, lambda: screen.done)
+            text = shown(app)
+            assert "your chance to win the Bummerl from here" in text
+            worth = outcome_values(view.rules, view.score, view.seat, view.dealer)
+            assert f"{100 * worth[3 + 1]:.1f}%" in text  # closing wins 1 game point in every world
+            assert f"{100 * worth[3 - 1]:.1f}%" in text  # anything else loses 1
+
+    asyncio.run(main())
+
+
 def test_the_end_of_game_review_lists_the_costliest_choices(tmp_path: Path) -> None:
     from bummerl.table import FirstLegal
     from bummerl.tui.screens import GameOverScreen

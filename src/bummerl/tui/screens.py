@@ -291,15 +291,23 @@ class AnalysisScreen(Dialog[None]):
         grid.add_column("mean", justify="right")
         grid.add_column("win share", justify="right")
         grid.add_column("worst", justify="right")
+        chances = [r.bummerl_win for r in ratings if r.bummerl_win is not None]
+        if chances:  # in a Bummerl: the chance to win it from this score after each action
+            grid.add_column("Bummerl", justify="right")
+            grid.caption = "Bummerl: your chance to win the Bummerl from here"
         best = ratings[0].mean if ratings else 0.0
         for r in ratings:
             mark = "bold green" if abs(r.mean - best) < 1e-9 else ""
-            grid.add_row(
+            cells: list[Text | str] = [
                 action_text(str(r.action), self.card_style),
                 Text(f"{r.mean:+.2f}", style=mark),
                 f"{100 * r.win_share:.0f}%",
                 f"{r.worst:+d}",
-            )
+            ]
+            if r.bummerl_win is not None:
+                top = "bold green" if r.bummerl_win >= max(chances) - 1e-9 else ""
+                cells.append(Text(f"{100 * r.bummerl_win:.1f}%", style=top))
+            grid.add_row(*cells)
         return grid
 
     def _show(self, body: Text | RichTable) -> None:
