@@ -83,6 +83,19 @@ def friends(server: str, **body: Any) -> dict[str, Any]:
     return made
 
 
+def test_a_spectator_sees_who_is_away_and_the_clocks(page: Any, server: str) -> None:
+    made = friends(server, clock="3+2")
+    with httpx.Client(base_url=server) as http:
+        cid = http.post("/api/players", json={"name": "Cid"}).json()
+    player = f"{{name: 'Cid', key: '{cid['key']}'}}"
+    page.evaluate(f"localStorage.setItem('bummerl.player', JSON.stringify({player}))")
+    page.goto(made["link"])
+    expect(page.locator("#online")).to_have_attribute("data-state", "watching")
+    expect(page.locator("#watch-presence")).to_contain_text("Ann is away")
+    expect(page.locator("#watch-presence")).to_contain_text("Bob is away")
+    expect(page.locator("#watch-presence")).to_contain_text("clocks (3+2): Ann 3:00 · Bob 3:00")
+
+
 def test_the_page_counts_down_to_the_claim_and_claims_the_bummerl(page: Any, server: str,
                                                                  clock: FakeClock) -> None:
     made = friends(server)

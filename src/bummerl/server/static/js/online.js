@@ -113,6 +113,19 @@ async function createInvitation(event) {
   }
 }
 
+let watchNames = ["", ""];
+
+// Who is away and the clocks, as of the server's last message (presence.js draws the same for the players).
+function watchPresence(p, names) {
+  if (names) watchNames = names;
+  const mmss = (ms) => `${Math.floor(ms / 60000)}:${String(Math.floor(ms / 1000) % 60).padStart(2, "0")}`;
+  const parts = [];
+  if (p.ended) parts.push(p.ended.text);
+  else p.seats.forEach((s, i) => { if (s.away) parts.push(`${watchNames[i]} is away (${mmss(s.away_ms)})`); });
+  if (p.clocks) parts.push(`clocks (${p.clocks.control}): ${watchNames[0]} ${mmss(p.clocks.left_ms[0])} · ${watchNames[1]} ${mmss(p.clocks.left_ms[1])}`);
+  $("watch-presence").textContent = parts.join(" · ");
+}
+
 function watch() {
   $("watch-box").hidden = false;
   $("online").dataset.state = "watching";
@@ -131,6 +144,9 @@ function watch() {
       const trick = msg.lead ? ` · on the table: ${msg.lead}` : "";
       $("watch-table").textContent = `Game points still needed: ${msg.score.join(" – ")} · trump ${msg.trump}${
         msg.trump_card ? ` (${msg.trump_card} face up)` : ""} · talon ${msg.talon_size}${trick}`;
+      if (msg.presence) watchPresence(msg.presence, msg.players.map((p) => p.name));
+    } else if (msg.type === "presence") {
+      watchPresence(msg, null);
     } else if (msg.type === "spectators") {
       showSpectators(msg);  // what the players agreed spectators may see (spectators.js)
     } else if (msg.type === "error") {
