@@ -586,14 +586,21 @@ function requestAnalysis() {
 
 function showAnalysis(msg) {
   if (modalKind !== "analysis") return;
+  // In a Bummerl each move also has the chance to win the Bummerl from this score (bummerl_win).
+  const chances = msg.actions.filter((s) => s.bummerl_win != null).map((s) => s.bummerl_win);
+  const top = Math.max(...chances);
   const rows = msg.actions.map((s) => h("tr", {},
     h("td", { text: actionText(s.action) }), h("td", { class: "num", text: fmt(s.mean) }),
     h("td", { class: "num", text: `${Math.round(100 * s.win_share)}%` }),
-    h("td", { class: "num", text: s.ci95 ? `${fmt(s.ci95[0])} … ${fmt(s.ci95[1])}` : "exact" })));
+    h("td", { class: "num", text: s.ci95 ? `${fmt(s.ci95[0])} … ${fmt(s.ci95[1])}` : "exact" }),
+    ...(chances.length ? [h("td", { class: s.bummerl_win >= top - 1e-9 ? "num best" : "num",
+                                    text: `${(100 * s.bummerl_win).toFixed(1)}%` })] : [])));
+  const heads = ["move", "mean", "wins", "95% range", ...(chances.length ? ["Bummerl"] : [])];
   $("modal-body").replaceChildren(
     h("p", { text: `Mean game points for you over the deals consistent with what you know (${msg.note}).` }),
-    h("table", { class: "analysis" }, h("thead", {}, h("tr", {}, h("th", { text: "move" }), h("th", { text: "mean" }),
-      h("th", { text: "wins" }), h("th", { text: "95% range" }))), h("tbody", {}, ...rows)),
+    h("table", { class: "analysis" }, h("thead", {}, h("tr", {}, ...heads.map((t) => h("th", { text: t })))),
+      h("tbody", {}, ...rows)),
+    ...(chances.length ? [h("p", { class: "hint", text: "Bummerl: your chance to win the Bummerl from this score after the move." })] : []),
     h("p", { class: "hint", text: "Values assume both sides would play on seeing all cards; a guide, not gospel." }));
 }
 
