@@ -261,6 +261,7 @@ def test_the_analysis_answers_for_the_seat_to_move_only(client: TestClient) -> N
             msg = ws.receive_json()
         assert {a["action"] for a in msg["actions"]} == set(view["deal"]["legal"])
         assert msg["note"].startswith(("exact", "sampled"))
+        assert all(0.0 <= a["bummerl_win"] <= 1.0 for a in msg["actions"])  # a Bummerl: each move's chance
 
 
 def test_a_game_started_in_the_terminal_continues_in_the_browser_and_not_in_both(tmp_path: Path) -> None:
