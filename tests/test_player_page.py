@@ -16,6 +16,7 @@ from bummerl.records import GameRecord
 from bummerl.server import create_app
 from bummerl.server.presence import End
 from helpers.players import finish_computer_game, friend_game, key, play_friends, register
+from helpers.web import cards_mentioned
 
 
 @pytest.fixture
@@ -70,8 +71,9 @@ def test_the_page_lists_the_players_own_games_and_nobody_elses(client: TestClien
     computer = next(g for g in page["finished"] if g["kind"] == "computer")
     assert computer["opponent"] == "computer (easy)" and computer["rules_text"] and computer["date"]
     assert computer["result"] == ("won" if computer["score"][0] <= 0 else "lost")
-    for game in page["playing"]:  # a game in progress: no replay, no record, no token
+    for game in page["playing"]:  # a game in progress: no replay, no record, no token, no card
         assert "replay" not in game and "record" not in game and "token" not in game
+    assert cards_mentioned(page["playing"]) == set()
     friend_playing = next(g for g in page["playing"] if g["kind"] == "friend")
     assert friend_playing["link"].endswith(f"/friend/{playing[0]['invite']}")
     assert client.get("/api/players/nobody/games").status_code == 404
