@@ -46,6 +46,7 @@ async function showMe() {
     return false;
   }
   $("me-name").textContent = page.name;
+  $("me-page").href = `/players/${encodeURIComponent(page.name)}`;  // the player page (player.js)
   $("me-rating").textContent = String(page.rating);
   $("me-deviation").textContent = String(page.deviation);
   $("me-games").textContent = String(page.games);
