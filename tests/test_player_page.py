@@ -213,3 +213,12 @@ def test_a_spectator_of_a_public_game_replays_nothing_until_it_is_over(client: T
     assert told["spectators"] == "public" and told["replay"] is None
     answer = client.get(f"/api/games/{seats[0]['id']}/replay")
     assert answer.status_code == 409 and "error" in answer.json() and "deals" not in answer.json()
+
+
+def test_a_rematch_keeps_the_spectators_choice(client: TestClient) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    seats = friend_game(client, ann, bob, spectators="delayed")
+    play_friends(client, seats, random.Random(9))
+    again = client.post(f"/api/friends/{seats[0]['invite']}/rematch", headers=key(bob))
+    assert again.status_code == 200, again.text
+    assert again.json()["spectators"] == "delayed"
