@@ -461,8 +461,8 @@ function showSheet() {
 function openModal(kind, title, body, buttons) {
   modalKind = kind;
   $("modal-title").textContent = title;
-  $("modal-body").replaceChildren(...body);
-  $("modal-buttons").replaceChildren(...buttons);
+  $("modal-body").replaceChildren(...body.filter(Boolean));  // (null: a part left out)
+  $("modal-buttons").replaceChildren(...buttons.filter(Boolean));
   $("modal").hidden = false;
   $("modal").dataset.kind = kind;
   const primary = $("modal-buttons").querySelector(".primary") || $("modal-buttons").querySelector("button");
@@ -531,8 +531,9 @@ function showGameOver() {
   ];
   openModal("over", "Game over", body, [
     button("Play again", playAgain, { primary: true, attrs: { "data-action": "again" } }),
-    button("Review my game", requestReview, { attrs: { "data-action": "review" } }),
-    h("a", { class: "button", href: `/api/games/${encodeURIComponent(gameId)}/record`, download: `bummerl-${gameId}.json` }, "Game record"),
+    // A Bummerl won away from the table (presence.js) was not played out: no review, no game record.
+    view.ended ? null : button("Review my game", requestReview, { attrs: { "data-action": "review" } }),
+    view.ended ? null : h("a", { class: "button", href: `/api/games/${encodeURIComponent(gameId)}/record`, download: `bummerl-${gameId}.json` }, "Game record"),
     h("a", { class: "button", href: "/" }, "Home"),
   ]);
 }
