@@ -116,6 +116,8 @@ def test_the_page_counts_down_to_the_claim_and_claims_the_bummerl(page: Any, ser
     expect(page.locator("#game")).to_have_attribute("data-phase", "game_over")
     expect(page.locator("#modal")).to_contain_text("You won the Bummerl!")
     expect(page.locator("#modal")).to_contain_text("Bob was away and Ann claimed it")
+    expect(page.locator("#modal")).not_to_contain_text("null")
+    expect(page.locator("#modal a", has_text="Game record")).to_have_count(0)  # no record of such an end
     expect(page.locator("#ended")).to_contain_text("Ann wins the Bummerl")
 
 
