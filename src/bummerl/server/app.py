@@ -36,6 +36,7 @@ from bummerl.cards import parse_cards
 from bummerl.engine import Deal
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
+from bummerl.server import logs
 from bummerl.server.games import LEVELS, GameHub, GameUnavailable, Listener
 from bummerl.server.history import KEY_HEADER, history_routes
 from bummerl.server.limits import Limits, PostRateLimit
@@ -128,6 +129,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        logs.install()  # no card in any log line (server/logs.py)
         store = WebStore(home)
         own = thinker is None
         pool = Thinker(workers) if thinker is None else thinker
