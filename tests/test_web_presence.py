@@ -193,6 +193,18 @@ def test_the_absent_player_coming_back_cancels_the_claim(client: TestClient, clo
             assert refused.status_code == 409 and "Bob is here" in refused.json()["error"]
 
 
+def test_the_countdown_starts_when_the_friend_takes_the_seat(client: TestClient, clock: FakeClock) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    made = client.post("/api/friends", json={}, headers={KEY_HEADER: ann["key"]}).json()
+    with socket(client, made) as a:
+        assert not next_of(a, "view")["presence"]["seats"][1]["away"]  # a free seat is not away
+        clock.advance(600.0)  # Ann waits ten minutes for Bob to open the link
+        client.post(f"/api/friends/{made['invite']}/join", headers={KEY_HEADER: bob["key"]})
+        taken = next_of(a, "view", lambda m: m["players"][1]["name"] == "Bob")
+        assert taken["presence"]["seats"][1]["claim_in_ms"] == 180_000 and not taken["presence"]["can_claim"]
+        assert claim(client, made).status_code == 409
+
+
 def test_a_claim_needs_the_seats_token_and_a_friend_game(client: TestClient) -> None:
     _, _, anns, _ = pair(client)
     assert claim(client, {**anns, "token": "guess"}).status_code == 404

@@ -121,6 +121,8 @@ class FriendTable(LiveGame):
         self.table.seats[seat].name = name
         self.seats = (self.seats[0], SeatSpec(name)) if seat == 1 else (SeatSpec(name), self.seats[1])
         self.tokens[seat] = token
+        if not self._connected(seat):  # the countdown starts now, not when the invitation was made
+            self.presence.away_since[seat] = self.online.clock()
         if self.clocks is not None:
             self.clocks.switch(self._clock_seat(), self.online.clock(), moved=False)
         self.broadcast([])
