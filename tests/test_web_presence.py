@@ -213,6 +213,7 @@ def test_a_claim_needs_the_seats_token_and_a_friend_game(client: TestClient) -> 
     assert claim(client, computer).status_code == 404
     not_here = claim(client, anns)  # Ann has no connection open: she is not present
     assert not_here.status_code == 409 and "open the game" in not_here.json()["error"]
+    assert anns["id"] not in client.app.state.hub.live  # type: ignore[attr-defined]  # not kept for it
 
 
 def test_spectators_see_who_is_away(client: TestClient) -> None:

@@ -751,7 +751,10 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             game = await hub().get(game_id)
             if not isinstance(game, FriendTable):
                 return _error("no such game", 404)
-            end = await game.claim(seat)
+            try:
+                end = await game.claim(seat)
+            finally:
+                hub().put_away(game)  # brought back just for this call (nobody here): let it go again
         except StoreError as err:
             return _error(str(err), 409)
         except BummerlError as err:
