@@ -278,6 +278,8 @@ class FriendTable(LiveGame):
 
     def _tick(self) -> None:
         self._timer = None
+        if self.hub.live.get(self.id) is not self:  # put away meanwhile: the next load looks again
+            return
         now = self.online.clock()
         if self.clocks is not None and self.clocks.out_of_time(now) is not None:
             task = asyncio.create_task(self._flag_quietly())
