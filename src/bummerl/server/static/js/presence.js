@@ -12,6 +12,7 @@ let names = ["", ""];
 let received = 0;      // performance.now() when `state` arrived
 let claiming = false;
 let problem = "";
+const LOW_MS = 20_000;  // a clock under 20 s is shown in red
 
 const box = h("div", { id: "presence", class: "presence", hidden: true, "aria-live": "polite" });
 const status = document.getElementById("status");
@@ -52,8 +53,9 @@ async function claim() {
 
 function clockElement(s) {
   const running = state.clocks.running === s;
+  const low = clockLeft(s) < LOW_MS;
   return h("span", {
-    class: `clock${running ? " running" : ""}`, id: s === seat ? "clock-me" : "clock-opp", "data-seat": String(s),
+    class: `clock${running ? " running" : ""}${low ? " low" : ""}`, id: s === seat ? "clock-me" : "clock-opp", "data-seat": String(s),
     "data-running": running ? "true" : "false",
   }, h("b", { text: s === seat ? "You" : names[s] }), " ", h("span", { class: "time", text: mmss(clockLeft(s)) }));
 }
