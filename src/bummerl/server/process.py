@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +28,13 @@ def free_port() -> int:
 class ServerProcess:
     """A ``bummerl serve`` subprocess with ``home`` as its data directory (``BUMMERL_HOME``)."""
 
-    def __init__(self, home: Path, port: int | None = None, workers: int = 1) -> None:
+    def __init__(self, home: Path, port: int | None = None, workers: int = 1,
+                 options: Sequence[str] = ()) -> None:
         self.home = home
         self.port = port or free_port()
         self.workers = workers
+        #: More ``bummerl serve`` options (e.g. ``--no-limits``).
+        self.options = tuple(options)
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -49,8 +52,9 @@ class ServerProcess:
         """Start the server and wait until it answers."""
         env = dict(os.environ, BUMMERL_HOME=str(self.home))
         code = "from bummerl.cli import main; main()"
-        self.proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", str(self.port),
-                                      "--workers", str(self.workers)], env=env, stdout=subprocess.DEVNULL)
+        command = [sys.executable, "-c", code, "serve", "--port", str(self.port), "--workers",
+                   str(self.workers), *self.options]
+        self.proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -61,6 +65,14 @@ class ServerProcess:
             time.sleep(0.1)
         self.stop()
         raise RuntimeError(f"the server did not answer within {timeout:.0f} s")
+
+    def kill(self) -> None:
+        """Kill the server at once (SIGKILL: no clean shutdown, as in a crash or a power cut), waiting for
+        it to be gone; its worker processes end when they find their socket closed."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
 
     def stop(self) -> None:
         """Stop the server (as Ctrl-C would), waiting for it to exit."""

@@ -1,9 +1,15 @@
 """The computer's thinking, off the event loop: a pool of worker processes.
 
 The compiled solver keeps its settings in module globals, so two games may not think in one process at
-once; each decision therefore runs in a worker process of a :class:`concurrent.futures.ProcessPoolExecutor`
-(one decision per process at a time), and the event loop only awaits the answer. While one game's expert
-thinks, every other game keeps answering.
+once; each decision therefore runs in a worker process (one decision per process at a time), and the event
+loop only awaits the answer. While one game's expert thinks, every other game keeps answering.
+
+The pool is the event loop's own: each worker is a spawned process at the other end of a socket pair, a
+job is one pickled ``(function, arguments)`` frame sent and one pickled answer read back through the loop
+(``sock_sendall``/``sock_recv``). No helper thread in the server process (a
+:class:`concurrent.futures.ProcessPoolExecutor` has a manager and a feeder thread whose Python work takes
+the GIL from the event loop at every decision), and a worker that dies fails only its own job and is
+replaced.
 
 A decision is a pure function of (level, game seed, view): :func:`decide` makes a fresh bot of the level,
 seeded from the game's seed and the view's public state (:func:`bummerl.bots.pimc.decision_seed`), so the
@@ -21,14 +27,19 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import pickle
+import socket
+import struct
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from bummerl.actions import Action
 from bummerl.view import View
 
-__all__ = ["DEFAULT_WORKERS", "Thinker", "analyse_view", "decide", "review_decisions"]
+__all__ = ["DEFAULT_WORKERS", "Thinker", "WorkerDied", "analyse_view", "decide", "review_decisions"]
 
 T = TypeVar("T")
 
@@ -73,42 +84,170 @@ def _warm_up() -> None:
     import bummerl.search  # noqa: F401
 
 
+class WorkerDied(RuntimeError):
+    """A worker process ended (killed, crashed) before answering; it has been replaced."""
+
+
+#: A frame: its length (8 bytes, big-endian), then a pickle.
+_HEADER = struct.Struct("!Q")
+
+
+def _frame(value: Any) -> bytes:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return _HEADER.pack(len(data)) + data
+
+
+def _read_exactly(sock: socket.socket, size: int) -> bytes | None:
+    """``size`` bytes from a blocking socket, or None at its end."""
+    data = bytearray()
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return bytes(data)
+
+
+def _serve(sock: socket.socket) -> None:
+    """A worker process: read a ``(function, arguments)`` frame, answer ``(True, result)`` or ``(False,
+    exception)``, until the server closes its end."""
+    _warm_up()
+    while (header := _read_exactly(sock, _HEADER.size)) is not None:
+        body = _read_exactly(sock, _HEADER.unpack(header)[0])
+        if body is None:
+            return
+        try:
+            fn, args = pickle.loads(body)
+            answer = _frame((True, fn(*args)))
+        except Exception as err:
+            try:
+                answer = _frame((False, err))
+            except Exception:  # an exception that does not pickle: its text
+                answer = _frame((False, RuntimeError(f"{type(err).__name__}: {err}")))
+        try:
+            sock.sendall(answer)
+        except OSError:
+            return
+
+
+class _Worker:
+    """One worker process and the server's end of its socket (non-blocking, read through the loop)."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.sock, theirs = socket.socketpair()
+        self.process: BaseProcess = ctx.Process(target=_serve, args=(theirs,), daemon=True,
+                                                name="bummerl-thinker")
+        self.process.start()
+        theirs.close()
+        self.sock.setblocking(False)
+
+    async def call(self, frame: bytes) -> tuple[bool, Any]:
+        """Send one job, read its answer (:class:`WorkerDied` if the worker ends first)."""
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.sock_sendall(self.sock, frame)
+            data = bytearray()
+            size: int | None = None
+            while size is None or len(data) < _HEADER.size + size:
+                chunk = await loop.sock_recv(self.sock, 1 << 16)
+                if not chunk:
+                    raise WorkerDied("a thinking worker ended before answering")
+                data += chunk
+                if size is None and len(data) >= _HEADER.size:
+                    size = _HEADER.unpack_from(data)[0]
+        except OSError as err:
+            raise WorkerDied(f"a thinking worker ended before answering ({err})") from None
+        answer: tuple[bool, Any] = pickle.loads(memoryview(data)[_HEADER.size:])
+        return answer
+
+    def close(self, timeout: float = 10) -> None:
+        """Close the socket (the worker ends at its next read) and wait for the process."""
+        self.sock.close()
+        self.process.join(timeout)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+
+
 class Thinker:
     """Runs the computer's decisions (and analyses) in worker processes; ``await`` them from the loop.
 
     ``workers=0`` runs them in one background thread instead (handy for quick tests; never two at once,
     as the solver is not re-entrant). ``decide_fn`` replaces :func:`decide` (it must pickle: a module-level
-    function). Call :meth:`close` when done.
+    function). Jobs wait their turn in order when every worker is busy. Call :meth:`close` when done.
     """
 
     def __init__(self, workers: int = DEFAULT_WORKERS,
                  decide_fn: Callable[[str, int, View], str] = decide) -> None:
         self.workers = workers
         self.decide_fn = decide_fn
-        self._pool: Executor
-        if workers > 0:
-            ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_warm_up)
-        else:
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="bummerl-thinker")
+        self._ctx = multiprocessing.get_context("spawn")
+        self._idle: list[_Worker] = [_Worker(self._ctx) for _ in range(workers)]
+        self._all = list(self._idle)
+        self._waiting: deque[asyncio.Future[_Worker]] = deque()
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="bummerl-thinker") if workers <= 0 else None
+        self._closed = False
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a worker (``fn`` and the arguments must pickle)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, fn, *args)
+        """``fn(*args)`` in a worker (``fn`` and the arguments must pickle); its exception is raised here."""
+        if self._closed:
+            raise RuntimeError("the thinker is closed")
+        if self._thread is not None:
+            return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
+        frame = _frame((fn, args))
+        worker = await self._take()
+        job = asyncio.ensure_future(self._job(worker, frame))  # runs to its end even if we are cancelled
+        ok, value = await asyncio.shield(job)
+        if not ok:
+            raise value
+        result: T = value
+        return result
+
+    async def _job(self, worker: _Worker, frame: bytes) -> tuple[bool, Any]:
+        try:
+            return await worker.call(frame)
+        except WorkerDied:
+            if not self._closed:  # replace it
+                self._all.remove(worker)
+                worker.close(timeout=1)
+                worker = _Worker(self._ctx)
+                self._all.append(worker)
+            raise
+        finally:
+            self._give_back(worker)
+
+    async def _take(self) -> _Worker:
+        if self._idle:
+            return self._idle.pop()
+        waiter: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():  # handed over just as we were cancelled
+                self._give_back(waiter.result())
+            raise
+
+    def _give_back(self, worker: _Worker) -> None:
+        if self._closed:
+            return
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(worker)
+                return
+        self._idle.append(worker)
 
     async def decide(self, level: str, seed: int, view: View) -> Action:
         """The computer's action for a view."""
         return Action.parse(await self.run(self.decide_fn, level, seed, view))
 
-    def warm(self, count: int | None = None) -> None:
-        """Start the worker processes now rather than on the first decision."""
-        futures = [self._pool.submit(_warm_up) for _ in range(count or max(1, self.workers))]
-        for f in futures:
-            f.result()
-
     def close(self) -> None:
-        """Stop the workers (pending decisions are cancelled)."""
-        self._pool.shutdown(wait=True, cancel_futures=True)
-
-
+        """Stop the workers (a decision being made is abandoned: its caller gets :class:`WorkerDied`)."""
+        self._closed = True
+        for worker in self._all:
+            worker.close()
+        for waiter in self._waiting:
+            waiter.cancel()
+        if self._thread is not None:
+            self._thread.shutdown(wait=True, cancel_futures=True)
