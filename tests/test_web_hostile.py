@@ -165,7 +165,7 @@ def test_post_requests_are_limited_per_address_with_429_and_change_nothing(tmp_p
         ann = register(here, "Ann")
         made = invite(here, ann)
         register(here, "Bob")
-        here.post("/api/games", json={"level": "easy"})
+        here.post("/api/games", json={"level": "easy", "dealer": 1})  # the player leads: nothing moves
         before = stored(here)
         refused = [here.post("/api/players", json={"name": "Cid"}),
                    here.post("/api/friends", json={}, headers=key(ann)),
