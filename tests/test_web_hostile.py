@@ -233,6 +233,7 @@ def test_serve_passes_its_limit_options_to_the_app(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("BUMMERL_HOME", str(tmp_path))
     monkeypatch.setattr(bummerl.server, "create_app", spy)
     monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)  # never listens: "cannot serve"
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)  # leaves logging alone
     runner = CliRunner()
     port = str(free_port())
     runner.invoke(app, ["serve", "--port", port, "--posts-per-minute", "5", "--games-per-player", "3",
