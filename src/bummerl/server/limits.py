@@ -1,8 +1,9 @@
 """The web server's limits, in one place: a token bucket per connection for the messages a client may send
 (an action that moves the game on gives its token back, so only messages that change nothing are limited),
-a token bucket per client address for the POST requests (new players, invitations, joins, games), the
-games in progress a player may sit in, and the open invitations a player may have. :class:`Limits` holds
-their settings (``create_app(limits=...)``, ``bummerl serve --posts-per-minute ...``); 0 turns one off.
+a token bucket per client address for the POST requests (new players, invitations, joins, games) and the
+size of their bodies, the games in progress a player may sit in, and the open invitations a player may
+have. :class:`Limits` holds their settings (``create_app(limits=...)``, ``bummerl serve
+--posts-per-minute ...``); 0 turns one off.
 
 >>> clock = iter([0.0, 0.0, 0.0, 0.0, 0.0, 1.0]).__next__
 >>> bucket = RateLimit(rate=2.0, burst=3, clock=clock)
@@ -25,7 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from bummerl.errors import BummerlError
 
 __all__ = ["MESSAGES_BURST", "MESSAGES_PER_SECOND", "LimitReached", "Limits", "PostRateLimit", "RateLimit",
-           "games_in_progress"]
+           "check_games_in_progress", "games_in_progress"]
 
 #: Messages a client may send per second on average, and at once.
 MESSAGES_PER_SECOND = 20.0
@@ -62,7 +63,7 @@ class Limits:
 
     @classmethod
     def lifted(cls) -> Limits:
-        """No limit at all (the sizes of messages and bodies still hold: they are the protocol's)."""
+        """No limit at all (the protocol's own sizes still hold: 4096-character messages, 1 MiB frames)."""
         return cls(**{f.name: 0 for f in dataclasses.fields(cls)})
 
     def messages(self) -> RateLimit:
