@@ -68,6 +68,7 @@ __all__ = [
     "KINDS",
     "MIGRATIONS",
     "STATES",
+    "Appended",
     "GameBusy",
     "GameDamaged",
     "GameNotFound",
@@ -337,6 +338,42 @@ def _alive(pid: int, host: str, started: str, since: str) -> bool:
 # ----------------------------------------------------------------------------------------------- the store
 
 
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """What a game record holds beyond what is stored of it (:meth:`of`), for
+    :meth:`GameStore.append_many`: new deals ``(deal_index, dealer, deck)``, new actions ``(deal_index,
+    seq, action)``, the score after them, and :attr:`stored`, what is stored once they are.
+
+    >>> from bummerl.game import Bummerl
+    >>> game = Bummerl(Rules.preset("standard"), seed=5, first_dealer=1)
+    >>> game.apply(game.deal.legal_actions()[0])
+    >>> part = Appended.of("g1", GameRecord.from_game(game), stored=(1, 0))
+    >>> part.deals, [a[:2] for a in part.actions], part.score, part.stored
+    ((), [(0, 0)], (7, 7), (1, 1))
+    """
+
+    game_id: str
+    deals: tuple[tuple[int, int, str], ...]
+    actions: tuple[tuple[int, int, str], ...]
+    score: tuple[int, int]
+    #: (deals stored, actions stored in the last of them) once this part is.
+    stored: tuple[int, int]
+
+    @staticmethod
+    def of(game_id: str, record: GameRecord, stored: tuple[int, int]) -> Appended:
+        """The part of ``record`` beyond ``stored``: (deals stored, actions stored in the last of them;
+        the deals before it are complete, as a deal is only followed by another once it is over)."""
+        count, have = stored
+        if not 1 <= count <= len(record.deals) or have > len(record.deals[count - 1].actions):
+            raise StoreError(f"game {game_id}: the game being saved is shorter than the stored one")
+        deals = tuple((i, d.dealer, " ".join(str(c) for c in d.deck))
+                      for i, d in enumerate(record.deals) if i >= count)
+        actions = tuple((i, seq, a) for i in range(count - 1, len(record.deals))
+                        for seq, a in enumerate(record.deals[i].actions) if i >= count or seq >= have)
+        score = record.scores[-1] if record.scores else (record.target, record.target)
+        return Appended(game_id, deals, actions, score, (len(record.deals), len(record.deals[-1].actions)))
+
+
 class GameStore:
     """The SQLite game store (see the module docstring); thread-safe, one per process is enough."""
 
@@ -507,6 +544,42 @@ class GameStore:
         with self._writing(f"{len(items)} games") as db:
             for game_id, record in items:
                 self._append(db, game_id, record)
+
+    def append_many(self, parts: Sequence[Appended]) -> None:
+        """Store what several games added since they were last stored (:class:`Appended`) in one
+        transaction with a fixed number of statements whatever their number (a busy server's group commit:
+        the thread that commits takes the GIL back after every statement, so fewer statements wait less
+        for the event loop). All are stored or, on any error, none: a game another live process holds
+        (:class:`GameBusy`), an action already stored at that place (the game was played on elsewhere), a
+        game that is not stored; the caller then syncs them one by one (:meth:`sync` checks everything)."""
+        if not parts:
+            return
+        ids = [p.game_id for p in parts]
+        marks = ", ".join("?" * len(ids))
+        with self._writing(f"{len(parts)} games") as db:
+            here = (os.getpid(), socket.gethostname())
+            held, known = db.execute(
+                f"SELECT (SELECT COUNT(*) FROM leases WHERE game_id IN ({marks}) "
+                f"AND NOT (pid = ? AND host = ?)), (SELECT COUNT(*) FROM games WHERE id IN ({marks}))",
+                (*ids, *here, *ids)).fetchone()
+            if held:
+                raise GameBusy("a game is open in another window")
+            if known != len(set(ids)):
+                raise GameNotFound("a game being saved is not stored")
+            for table, rows in (("deals", [(p.game_id, *d) for p in parts for d in p.deals]),
+                                ("actions", [(p.game_id, *a) for p in parts for a in p.actions])):
+                for start in range(0, len(rows), 1000):  # one statement per thousand rows
+                    chunk = rows[start:start + 1000]
+                    values = ", ".join(["(?, ?, ?, ?)"] * len(chunk))
+                    db.execute(f"INSERT INTO {table} VALUES {values}", [x for row in chunk for x in row])
+            cases = " ".join(["WHEN ? THEN ?"] * len(parts))
+            db.execute(
+                f"UPDATE games SET updated = ?, state = CASE id {cases} END, score0 = CASE id {cases} END, "
+                f"score1 = CASE id {cases} END WHERE id IN ({marks})",
+                [_now(),
+                 *[x for p in parts for x in (p.game_id, "finished" if min(p.score) <= 0 else "playing")],
+                 *[x for p in parts for x in (p.game_id, p.score[0])],
+                 *[x for p in parts for x in (p.game_id, p.score[1])], *ids])
 
     def _append(self, db: sqlite3.Connection, game_id: str, record: GameRecord) -> None:
         self._check_lease(db, game_id)

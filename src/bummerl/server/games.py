@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from bummerl.server.protocol import NEXT, ClientMessage, error_message, event_js
 from bummerl.server.thinker import Thinker
 from bummerl.server.web_store import WebStore
 from bummerl.session import PlaySession
-from bummerl.store import StoreError
+from bummerl.store import Appended, StoreError
 from bummerl.table import CardStyle, Event, IllegalMove
 
 __all__ = ["LEVELS", "GameHub", "GameUnavailable", "Listener", "LiveGame", "SeatSpec"]
@@ -232,7 +233,13 @@ class LiveGame:
 class Committer:
     """Group commit: every action is stored before its view is shown, and the actions of all games that
     moved while the last disk sync ran are stored together in the next one (one transaction, one sync),
-    in a thread, so the event loop keeps serving meanwhile.
+    in the committing thread, so the event loop keeps serving meanwhile.
+
+    A game's first commit checks the whole record against the store (:meth:`~bummerl.store.GameStore.
+    sync_many`); after that the committer knows what is stored of it and sends only what is new
+    (:meth:`~bummerl.store.GameStore.append_many`: a few statements for the whole batch, so the thread,
+    which takes the GIL back from the busy event loop after every statement, is done sooner). Any error
+    and the batch is stored game by game with the full check.
 
     :meth:`commit` answers the events to add to the log: none, or a ``save_failed`` / ``saved`` note as
     :class:`~bummerl.session.PlaySession` gives them (the table moves on; the next save catches up).
@@ -242,6 +249,9 @@ class Committer:
         self.store = store
         self._pending: list[tuple[PlaySession, GameRecord, asyncio.Future[str | None]]] = []
         self._flushing: asyncio.Task[None] | None = None
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="bummerl-commit")
+        #: What is stored of a session's game (deals, actions of the last deal), once a commit told.
+        self._stored: weakref.WeakKeyDictionary[PlaySession, tuple[int, int]] = weakref.WeakKeyDictionary()
 
     async def commit(self, session: PlaySession) -> list[Event]:
         """Store the session's game as it stands (waits for the disk)."""
@@ -263,21 +273,39 @@ class Committer:
         return [note]
 
     async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
         while self._pending:
             batch, self._pending = self._pending, []
-            items = [(session.id, record) for session, record, _ in batch]
-            errors: list[str | None] = [None] * len(batch)
+            latest = {session: record for session, record, _ in batch}  # a later record holds an earlier
+            errors = dict.fromkeys(latest, None)
             try:
-                await asyncio.to_thread(self.store.store.sync_many, items)
-            except StoreError:  # one game's trouble must not fail the others: one by one
-                for i, (game_id, record) in enumerate(items):
+                known = self._stored
+                parts = [Appended.of(s.id, r, known[s]) for s, r in latest.items() if s in known]
+                whole = [(s.id, r) for s, r in latest.items() if s not in known]
+                await loop.run_in_executor(self._thread, self._store_batch, parts, whole)
+            except StoreError:  # one game's trouble must not fail the others: one by one, fully checked
+                for session, record in latest.items():
                     try:
-                        await asyncio.to_thread(self.store.store.sync, game_id, record)
+                        await loop.run_in_executor(self._thread, self.store.store.sync, session.id, record)
                     except StoreError as err:
-                        errors[i] = str(err)
-            for (_, _, future), error in zip(batch, errors, strict=True):
+                        errors[session] = str(err)
+                        self._stored.pop(session, None)
+            for session, record in latest.items():
+                if errors[session] is None:
+                    self._stored[session] = (len(record.deals), len(record.deals[-1].actions))
+            for session, _, future in batch:
                 if not future.done():
-                    future.set_result(error)
+                    future.set_result(errors[session])
+
+    def _store_batch(self, parts: list[Appended], whole: list[tuple[str, GameRecord]]) -> None:
+        store = self.store.store
+        if whole:
+            store.sync_many(whole)  # (its own transaction: the new parts' one follows)
+        store.append_many(parts)
+
+    def close(self) -> None:
+        """Wait for the last commit."""
+        self._thread.shutdown(wait=True)
 
 
 class GameHub:
@@ -385,8 +413,9 @@ class GameHub:
         return value
 
     def close(self) -> None:
-        """Wait for the admin thread's last store calls."""
+        """Wait for the admin thread's and the committer's last store calls."""
         self._admin_thread.shutdown(wait=True)
+        self.committer.close()
 
 
 def _seats(level: str) -> tuple[SeatSpec, SeatSpec]:

@@ -24,15 +24,14 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from bummerl.records import GameRecord
 from bummerl.rules import Rules
 from bummerl.session import PlaySession
 from bummerl.store import GameDamaged, GameStore, StoreError, Tally
 from bummerl.table import CardStyle
 
-__all__ = ["LEASE_OWNER", "WEB_MIGRATIONS", "BatchStore", "WebStore"]
+__all__ = ["LEASE_OWNER", "WEB_MIGRATIONS", "WebStore"]
 
 #: The lease owner name of games the web server is playing.
 LEASE_OWNER = "web"
@@ -107,23 +106,11 @@ WEB_MIGRATIONS: list[tuple[str, ...]] = [
 _SCHEMA_KEY = "web.schema"
 
 
-class BatchStore(GameStore):
-    """The game store with one more write: :meth:`sync_many`, the group commit of the web server (the
-    actions of many games in one transaction, so one disk sync serves them all)."""
-
-    def sync_many(self, items: Sequence[tuple[str, GameRecord]]) -> None:
-        """:meth:`~bummerl.store.GameStore.sync` for several games at once, in one transaction: all are
-        stored or, on any error, none (then the caller retries them one by one)."""
-        with self._writing(f"{len(items)} games") as db:
-            for game_id, record in items:
-                self._append(db, game_id, record)
-
-
 class WebStore:
     """The game store as the web server uses it (``home`` None: the user's data directory)."""
 
     def __init__(self, home: Path | None = None) -> None:
-        self.store = cast(BatchStore, BatchStore.open(home))
+        self.store = GameStore.open(home)
         self._db = sqlite3.connect(self.store.path, timeout=15, isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
         self._leases: dict[str, contextlib.ExitStack] = {}
