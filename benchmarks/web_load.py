@@ -65,6 +65,8 @@ TARGET_P95_MS = 50.0
 SERVE_OPTIONS = ("--no-limits",)
 #: How long a client waits for a restarted server before it gives up (seconds).
 RECONNECT_TIMEOUT = 120.0
+#: How the server's ``events`` messages begin (compact JSON, ``type`` first): the players skip them unread.
+EVENTS_PREFIX = '{"type":"events"'
 #: How long a client waits for any message before it counts the game as stuck (seconds).
 STALL_TIMEOUT = 120.0
 
@@ -252,6 +254,8 @@ async def play_seat(url: str, record: Seat, rng: random.Random, tally: Tally, re
                         tally.errors.append(f"game {record.game} seat {record.seat}: no message for "
                                             f"{STALL_TIMEOUT:.0f} s")
                         return
+                    if isinstance(raw, str) and raw.startswith(EVENTS_PREFIX):
+                        continue  # the events are not needed here: no need to read them
                     msg = json.loads(raw)
                     if msg["type"] == "error":
                         tally.errors.append(msg["reason"])

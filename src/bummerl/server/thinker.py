@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import pickle
@@ -45,6 +46,9 @@ T = TypeVar("T")
 
 #: Worker processes by default: the machine's cores (at least 1, at most 4).
 DEFAULT_WORKERS = max(1, min(4, os.cpu_count() or 1))
+#: How much lower the workers' priority is than the server's (``nice``): the event loop answers every
+#: player, so a long think must not take its core.
+WORKER_NICE = 5
 
 
 def decide(level: str, seed: int, view: View) -> str:
@@ -108,9 +112,19 @@ def _read_exactly(sock: socket.socket, size: int) -> bytes | None:
     return bytes(data)
 
 
+def _background() -> None:
+    """Make this process yield to the event loop: a lower priority (``nice``) and, on Linux, the batch
+    scheduling class (a worker woken by a job does not preempt the loop that sent it)."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICE)
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+
+
 def _serve(sock: socket.socket) -> None:
     """A worker process: read a ``(function, arguments)`` frame, answer ``(True, result)`` or ``(False,
     exception)``, until the server closes its end."""
+    _background()
     _warm_up()
     while (header := _read_exactly(sock, _HEADER.size)) is not None:
         body = _read_exactly(sock, _HEADER.unpack(header)[0])
