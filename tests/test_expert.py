@@ -169,3 +169,22 @@ def test_an_earlier_lookahead_values_the_first_trick_no_higher_than_plain_pimc()
         assert all(early[a] <= pimc[a] + 1e-9 for a in view.legal_actions)
         lower += any(early[a] < pimc[a] - 1e-9 for a in view.legal_actions)
     assert lower
+
+
+def test_sixty_six_first_two_tricks_use_the_smaller_budget_and_schnapsen_is_unchanged() -> None:
+    from bummerl.bots.expert import SIXTY_SIX_EARLY
+    from bummerl.bots.pimc import cards_left
+
+    expert, v1, early = ExpertBot(1), ExpertBot(1, sixty_six_early=None), ExpertBot(1).early_samples
+    for preset in ("standard", "sixty-six", "tompa", "vu"):
+        for seed in range(6):
+            deal = Deal.random(Rules.preset(preset), seed)
+            while not deal.is_over:
+                view = View.of(deal, deal.to_move)
+                left = cards_left(view)
+                if preset == "sixty-six" and view.talon_open and left >= 21:
+                    assert expert.budget(view) == SIXTY_SIX_EARLY[0 if left >= 23 else 1]
+                    assert v1.budget(view) == (early // 4 if left >= 22 else early)
+                else:
+                    assert expert.budget(view) == v1.budget(view)
+                deal.apply(deal.legal_actions()[0])
