@@ -128,6 +128,7 @@ class Restart:
     mode: str = "none"
     generation: int = 0  # restarts begun
     up: asyncio.Event = field(default_factory=asyncio.Event)
+    when: str = "once half the games were over"
     killed_at: float | None = None
     downtime: float | None = None
 
@@ -442,11 +443,13 @@ def check_records(port: int, tally: Tally) -> None:
 
 async def run_players(port: int, games: int, rules: str, level: str, seed: int, think: float = 0.0, *,
                       friends: bool = False, server: ServerProcess | None = None, restart_mode: str = "none",
-                      cpu: CpuUse | None = None) -> tuple[Tally, Restart]:
-    """Every game at once (a restart of ``server`` once half of them are over); what the players
-    measured."""
+                      restart_after: int = 0, cpu: CpuUse | None = None) -> tuple[Tally, Restart]:
+    """Every game at once (a restart of ``server`` once half of them are over, or once ``restart_after``
+    actions were answered); what the players measured."""
     tally = Tally()
     restart = Restart(restart_mode)
+    if restart_after:
+        restart.when = f"once {restart_after} actions were answered"
     restart.up.set()
     if friends:
         players = [friend_game(port, rules, i, seed * 100_003 + 2 * i, tally, restart, think)
@@ -456,8 +459,9 @@ async def run_players(port: int, games: int, rules: str, level: str, seed: int, 
                    for i in range(games)]
     everyone = asyncio.gather(*players)
     if server is not None and restart_mode != "none":
-        while not everyone.done() and tally.games < games // 2:
-            await asyncio.sleep(0.05)
+        while not everyone.done() and (len(tally.latencies) < restart_after if restart_after
+                                       else tally.games < games // 2):
+            await asyncio.sleep(0.01)
         if not everyone.done():
             await _restart(server, restart, cpu)
     await everyone
@@ -504,12 +508,14 @@ def report(tally: Tally, seconds: float, games: int, server_kib: int, workers_ki
         lines.append(f"CPU per action       server {cpu.server * per:.2f} ms (its event loop's thread "
                      f"{cpu.loop * per:.2f} ms), thinking workers {cpu.workers * per:.2f} ms, "
                      f"clients {client_cpu * per:.2f} ms")
-    if restart is not None and restart.mode != "none":
+    if restart is not None and restart.mode != "none" and restart.generation:
         down = ("never came back" if restart.downtime is None
                 else f"answering again {restart.downtime:.1f} s later")
         signal = "SIGKILL" if restart.mode == "kill" else "SIGTERM"
-        lines.append(f"restart              {signal} once half the games were over, {down}; "
+        lines.append(f"restart              {signal} {restart.when}, {down}; "
                      f"{tally.reconnects} reconnects, {tally.in_flight} actions in flight")
+    elif restart is not None and restart.mode != "none":
+        lines.append("restart              none: every game was over first")
     lines += [
         f"stored records       {tally.checked} finished games compared: {tally.lost} answered actions lost, "
         f"{tally.phantom} stored actions nobody sent",
@@ -538,6 +544,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--restart", choices=("none", "stop", "kill"), default=None,
                         help="restart the server once half the games are over (default: kill with "
                              "--friends, none without)")
+    parser.add_argument("--restart-after", type=int, default=0, metavar="N",
+                        help="restart once N actions were answered (default: once half the games are over)")
     parser.add_argument("--port", type=int, default=None,
                         help="use a server already listening on this localhost port (e.g. under a profiler; "
                              "no restart, no CPU figures)")
@@ -564,7 +572,8 @@ def main(argv: list[str] | None = None) -> int:
             client_start = time.process_time()
             start = time.perf_counter()
             tally, restart = asyncio.run(run_players(server.port, games, **play, server=server,
-                                                     restart_mode=restart_mode, cpu=cpu))
+                                                     restart_mode=restart_mode,
+                                                     restart_after=args.restart_after, cpu=cpu))
             seconds = time.perf_counter() - start
             client_cpu = time.process_time() - client_start
             cpu.add(cpu_use(server.pid))

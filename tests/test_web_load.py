@@ -103,19 +103,21 @@ def _run(bench: ModuleType, argv: list[str], capsys: pytest.CaptureFixture[str])
 
 def test_players_against_the_computer_finish_through_a_restart(bench: ModuleType,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    out = _run(bench, ["--players", "4", "--level", "easy", "--workers", "1", "--restart", "kill"], capsys)
+    out = _run(bench, ["--players", "4", "--level", "easy", "--workers", "1", "--restart", "kill",
+                       "--restart-after", "20"], capsys)
     assert "Bummerls finished    4" in out and "errors               0" in out
     assert "4 finished games compared: 0 answered actions lost, 0 stored actions nobody sent" in out
-    assert "SIGKILL once half the games were over" in out
+    assert "SIGKILL once 20 actions were answered, answering again" in out
     assert "limits               lifted (bummerl serve --no-limits" in out
 
 
 def test_friend_games_finish_through_a_killed_server_with_nothing_lost(
         bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
-    out = _run(bench, ["--friends", "--games", "4", "--workers", "1"], capsys)
+    # (restarted once 40 actions were answered: every Bummerl is still being played then)
+    out = _run(bench, ["--friends", "--games", "4", "--workers", "1", "--restart-after", "40"], capsys)
     assert "4 friend games (2 clients each)" in out
     assert "Bummerls finished    4" in out and "errors               0" in out
     assert "4 finished games compared: 0 answered actions lost, 0 stored actions nobody sent" in out
-    assert "SIGKILL once half the games were over, answering again" in out
+    assert "SIGKILL once 40 actions were answered, answering again" in out
     reconnects = int(out.split(" reconnects")[0].rsplit(" ", 1)[1])
-    assert reconnects >= 2  # at least the two clients of an unfinished game came back
+    assert reconnects >= 2  # at least the two clients of one game came back

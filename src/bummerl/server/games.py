@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+import sys
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -43,6 +44,9 @@ LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
 #: Worlds sampled for the ``?`` analysis and per decision in the end-of-game review.
 ANALYSIS_SAMPLES = 100
 REVIEW_SAMPLES = 24
+#: The interpreter's switch interval while a server runs (seconds): how long the committing thread may wait
+#: for the GIL while the event loop is busy, per SQLite statement.
+SWITCH_INTERVAL = 0.0005
 
 T = TypeVar("T")
 
@@ -247,6 +251,11 @@ class Committer:
 
     def __init__(self, store: WebStore) -> None:
         self.store = store
+        #: The committing thread takes the GIL back after each statement; from a busy event loop the
+        #: interpreter hands it over only every "switch interval" (5 ms by default): shortened while the
+        #: committer runs (restored by :meth:`close`).
+        self._switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(self._switch_interval, SWITCH_INTERVAL))
         self._pending: list[tuple[PlaySession, GameRecord, asyncio.Future[str | None]]] = []
         self._flushing: asyncio.Task[None] | None = None
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="bummerl-commit")
@@ -306,6 +315,7 @@ class Committer:
     def close(self) -> None:
         """Wait for the last commit."""
         self._thread.shutdown(wait=True)
+        sys.setswitchinterval(self._switch_interval)
 
 
 class GameHub:
