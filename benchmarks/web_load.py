@@ -55,6 +55,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from bummerl.actions import Action
 from bummerl.records import GameRecord
 from bummerl.server.process import ServerProcess
@@ -257,7 +259,7 @@ async def play_seat(url: str, record: Seat, rng: random.Random, tally: Tally, re
                         return
                     if isinstance(raw, str) and raw.startswith(EVENTS_PREFIX):
                         continue  # the events are not needed here: no need to read them
-                    msg = json.loads(raw)
+                    msg = orjson.loads(raw)
                     if msg["type"] == "error":
                         tally.errors.append(msg["reason"])
                         if len(tally.errors) > 10 * len(tally.seats) + 100:

