@@ -1,0 +1,33 @@
+"""The RdeepBot benchmark's own parts that need no ``schnapsen`` package: decks, pairing, arguments.
+
+The bridge to their engine is tested by the benchmark itself on every deal (the mirror's result must equal
+theirs) and by ``python benchmarks/vs_rdeep.py --self-check 400``: ``schnapsen`` is not a dependency."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from bummerl import Deal, Rules
+from helpers.scripts import load as load_file
+
+load = partial(load_file, folder=Path(__file__).resolve().parent.parent / "benchmarks")
+
+
+def test_each_deck_is_a_full_vu_pack_the_same_for_both_twins_and_new_per_deal() -> None:
+    bench = load("vs_rdeep")
+    first = bench.deck_for(1, 0, 0)
+    assert sorted(first) == sorted(str(c) for c in Deal.random(Rules.preset("vu"), 0).deck)
+    assert bench.deck_for(1, 0, 0) == first  # both twins of a pair (and reruns) get the same cards
+    assert bench.deck_for(1, 0, 1) != first and bench.deck_for(1, 1, 0) != first
+    assert bench.deck_for(2, 0, 0) != first
+    Deal.from_deck(bench.RULES, first, dealer=0)  # a deal our engine accepts
+
+
+def test_an_odd_number_of_bummerls_is_refused_before_anything_is_installed() -> None:
+    bench = load("vs_rdeep")
+    with pytest.raises(SystemExit) as stop:
+        bench.main(["--bummerls", "3"])
+    assert stop.value.code == 2
