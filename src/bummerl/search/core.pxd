@@ -24,6 +24,7 @@ cdef u64 RANKS[6]
 cdef u64 QUEENS
 cdef int CHUNK[64]
 cdef int SWAP[3]
+cdef int PROBES[6]
 cdef int ORDER[2304]
 cdef int RANK[2304]
 cdef int SPLIT[96]
@@ -35,7 +36,7 @@ cdef int F_MARRY_TRICK, F_LEADS_KING, F_NEXT_TRICK, F_TOURNAMENT, F_MIRROR
 cdef int K_LEAD, K_MARRIED, K_FOLLOW, K_ENDING
 cdef int J_LEAD, J_RESPOND, J_FOLLOWER, J_MARRIED
 cdef u64 MIX1, MIX2, MIX3, MASK64
-cdef u64 TT_BITS, TT_SIZE, TT_WAYS
+cdef u64 TT_BITS, TT_SIZE, TT_WAYS, HANDS
 
 cdef int _table(int tricks, int points) noexcept nogil
 cdef int _mask_points(u64 m) noexcept nogil
@@ -54,7 +55,6 @@ cdef class Search:
     cdef u64 lose_bit[14]
     cdef u64 fd_mask[14]
     cdef public long nodes
-    cdef dict tt
     cdef object words
     cdef u64* tab
     cdef u64 gen
@@ -65,12 +65,13 @@ cdef class Search:
     cdef void bind(self)
     @cython.locals(h=u64)
     cdef inline u64 tt_find(self, u64 k1, u64 k2) noexcept nogil
-    @cython.locals(b=u64, i=u64, w=u64)
-    cdef inline int tt_get(self, u64 k1, u64 k2) noexcept nogil
+    @cython.locals(b=u64, i=u64, w=u64, pm=u64, po=u64, lo=u64, hi=u64, move=u64, exact=int, found=int,
+                   ent=u64, ep=u64, epm=u64, epo=u64)
+    cdef inline int tt_get(self, u64 k1, u64 k2, u64 pts) noexcept nogil
     @cython.locals(b=u64, e=u64, i=u64, w=u64, old=u64)
     cdef inline void tt_put(self, u64 k1, u64 k2, u64 depth, u64 entry) noexcept nogil
-    @cython.locals(entry=u64, hm=u64, depth=u64)
-    cdef inline void store(self, u64 k1, u64 k2, int lo, int hi, int move) noexcept nogil
+    @cython.locals(entry=u64, depth=u64)
+    cdef inline void store(self, u64 k1, u64 k2, u64 pts, int lo, int hi, int move) noexcept nogil
 
     cdef inline int claim_win(self, int to, int po, int cl, int sw, int sf) noexcept nogil
     cdef inline int false_claim(self, int to, int po, int cl, int sf) noexcept nogil
@@ -89,7 +90,7 @@ cdef class Search:
     cdef int bounds(self, u64 hm, u64 ho, int pm, int po, int tm, int to, int qm, int qo, int cl, int sw,
                     int sf, int ts, int tc) noexcept nogil
 
-    @cython.locals(trump=int, c=int, f=int, pts=int, fc=int, v=int, ocl=int, k1=u64, k2=u64, ent=int,
+    @cython.locals(trump=int, c=int, f=int, pts=int, fc=int, v=int, ocl=int, k1=u64, k2=u64, ent=int, b=int,
                    lo=int, hi=int, bm=int, a0=int, best=int, move=int, pairs=u64, otr=u64, sure=u64,
                    now=u64, s=int, ms=u64, os_=u64, top=int, need=int, gain=int, g=int, n=int, moves=u64,
                    one=u64, first=int, m=u64, r=int, mv=int, bit=int, slots=int, val=int, pm2=int,
@@ -101,7 +102,7 @@ cdef class Search:
     cdef int married(self, int suit, u64 hm, int pm, int qm, int alpha, int beta) noexcept nogil
     cdef int run_job(self, int job, int arg, u64 fmask, u64 hm, int pm, int qm, int cl, int sw, int sf,
                      int ts, int tc, int claim, int alpha, int beta) noexcept nogil
-    @cython.locals(draws=int, lo=int, t=int, v=int)
+    @cython.locals(draws=int, lo=int, t=int, v=int, i=int)
     cdef int exact(self, int job, int arg, u64 fmask, u64 hm, int pm, int qm, int cl, int sw, int sf,
                    int ts, int tc, int claim, int hi) noexcept nogil
     @cython.locals(v=int)

@@ -87,6 +87,8 @@ RANKS = [sum(1 << (s * 6 + r) for s in range(4)) for r in range(6)]
 QUEENS: int = sum(1 << (s * 6 + 2) for s in range(4))
 CHUNK = [sum(_PTS[r] for r in range(6) if m >> r & 1) for m in range(64)]
 SWAP = [0, 2, 1]
+#: The order of the root's null-window tests "is the value at least t?" (:meth:`Search.exact`).
+PROBES = [2, -1, 1, 3, -2, 0]
 
 #: Move codes inside the search: 0..23 play a card, 32 + card declare its marriage and lead it.
 EXCHANGE_MOVE = 24
@@ -196,21 +198,31 @@ def _top_points(m: int) -> int:
     return 0
 
 
-# Odd constants that mix a key's bits (the compiled table's hash).
+# Odd constants that mix a key's bits (the table's hash).
 MIX1, MIX2, MIX3, MASK64 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0xBF58476D1CE4E5B9, (1 << 64) - 1
-#: The compiled transposition table: 2**16 entries of 16 bytes (1 MB, cache-sized) in buckets of 4.
+#: The transposition table: 2**16 entries of 16 bytes (1 MB, cache-sized) in buckets of 4.
 TT_BITS = 16
 TT_SIZE = 1 << TT_BITS
 TT_WAYS = 4
+#: The two hands in a key's first word.
+HANDS = (1 << 48) - 1
 
 
 class Search:
     """One search's settings and memory: the rules' flags, the talon, the transposition table.
 
-    Not shared between threads (:func:`analyse` keeps one per thread). The transposition table is
-    the one place where the two modes differ: a dict in plain Python (every entry kept), a fixed
-    cache-sized array in C (buckets of four, the deepest entries kept), so the modes give the same
-    values and, while the table is not full, visit the same nodes.
+    Not shared between threads (:func:`solve_position` keeps one per thread). The transposition
+    table is the same in both modes (a fixed cache-sized array of 4-entry buckets), so the compiled
+    and the plain-Python search visit the same nodes and give the same values.
+
+    An entry is keyed by a lead node's *shape*, everything but the two players' points, and holds
+    the points with the bounds: a player's value never falls when they have more points and the
+    other fewer (rules.md 4.2-4.4: reaching 66 sooner, a lower table for the other), so a lower
+    bound found with fewer points of mine (more of the other's) holds here too, and an upper bound
+    found with more of mine (fewer of the other's). The positions with the same cards left differ
+    mostly in how the played points were split, so these bounds are shared widely. Not with
+    ``false_claim=mirror``: there a false claim costs less when the other has more points, so only
+    the entry with the same points counts.
     """
 
     # Declared for mypy; the compiled class takes its fields from core.pxd.
@@ -234,7 +246,6 @@ class Search:
     lose_bit: Any
     fd_mask: Any
     nodes: int
-    tt: dict[int, int]
     words: Any
     tab: Any
     gen: int
@@ -253,38 +264,74 @@ class Search:
         self.win_bit = [0] * 14
         self.lose_bit = [0] * 14
         self.fd_mask = [0] * 14
-        self.tt = {}
         self.nodes = 0
         self.gen = 0
-        if cython.compiled:
-            self.words = array("Q", bytes(16 * TT_SIZE))
-            self.bind()
+        self.words = array("Q", bytes(16 * TT_SIZE))
+        self.bind()
 
-    # ------------------------------------------------------------------ the compiled table
+    # ------------------------------------------------------------------ the transposition table
     def bind(self) -> None:
-        """(C only) Point ``tab`` at the words of the table."""
-        view = self.words
-        self.tab = cython.address(view[0])
+        """Point ``tab`` at the words of the table (C: a pointer; Python: the array itself)."""
+        if cython.compiled:
+            view = self.words
+            self.tab = cython.address(view[0])
+        else:
+            self.tab = self.words
 
     def tt_find(self, k1: int, k2: int) -> int:
-        """(C only) The first slot of the key's bucket (TT_WAYS slots, one cache line)."""
+        """The first slot of the shape's bucket (TT_WAYS slots of two words, one cache line).
+
+        A slot's first word is ``k1``: both hands (48 bits) and the shape's low 16 bits; its second
+        holds the shape's high 8 bits, the points (pm | po << 8) from bit 8, the search's generation
+        from bit 24, the depth from bit 40 and the entry (bounds, best move) from bit 48.
+        """
         h = (k1 * MIX1 ^ k2 * MIX2) & MASK64
         h ^= h >> 29
         return ((h * MIX3 & MASK64) >> (64 - TT_BITS)) & (TT_SIZE - TT_WAYS)
 
-    def tt_get(self, k1: int, k2: int) -> int:
-        """(C only) The entry of a key, or -1."""
+    def tt_get(self, k1: int, k2: int, pts: int) -> int:
+        """What the table knows of a lead node, or -1 if nothing of its shape is there.
+
+        Packed as (lo + 3) | (hi + 3) << 3 | (best move + 1) << 6 | exact << 12: the bounds of every
+        entry of the shape whose points dominate (see the class), the best move of the entry with
+        these points, and whether there is one (then ``bounds`` was already applied).
+        """
         b = self.tt_find(k1, k2)
+        pm = pts & 0xFF
+        po = pts >> 8
+        lo = 0
+        hi = 6
+        move = 0
+        exact = 0
+        found = 0
         for i in range(b, b + TT_WAYS):
             w = self.tab[2 * i + 1]
-            if self.tab[2 * i] == k1 and (w & 0xFFFFFF) == k2 and (w >> 24 & 0xFFFF) == self.gen:
-                entry: int = w >> 48
-                return entry
-        return -1
+            if self.tab[2 * i] == k1 and (w & 0xFF) == k2 and (w >> 24 & 0xFFFF) == self.gen:
+                found = 1
+                ent = w >> 48
+                ep = w >> 8 & 0xFFFF
+                if ep == pts:
+                    exact = 1
+                    move = ent >> 6
+                    if (ent & 7) > lo:
+                        lo = ent & 7
+                    if (ent >> 3 & 7) < hi:
+                        hi = ent >> 3 & 7
+                elif not self.mirror:
+                    epm = ep & 0xFF
+                    epo = ep >> 8
+                    if epm <= pm and epo >= po and (ent & 7) > lo:
+                        lo = ent & 7
+                    if epm >= pm and epo <= po and (ent >> 3 & 7) < hi:
+                        hi = ent >> 3 & 7
+        if not found:
+            return -1
+        return lo | hi << 3 | move << 6 | exact << 12
 
     def tt_put(self, k1: int, k2: int, depth: int, entry: int) -> None:
-        """(C only) Store over the same key, else over an entry of an earlier search, else the shallowest."""
-        b = self.tt_find(k1, k2)
+        """Store over the same key (points included), else over an entry of an earlier search, else
+        over the shallowest. ``k2`` here holds the shape's high bits and the points."""
+        b = self.tt_find(k1, k2 & 0xFF)
         e = b
         for i in range(b, b + TT_WAYS):
             w = self.tab[2 * i + 1]
@@ -300,15 +347,11 @@ class Search:
         self.tab[2 * e] = k1
         self.tab[2 * e + 1] = k2 | self.gen << 24 | depth << 40 | entry << 48
 
-    def store(self, k1: int, k2: int, lo: int, hi: int, move: int) -> None:
-        """Remember a lead node's bounds and best move (C: deeper positions are kept first)."""
+    def store(self, k1: int, k2: int, pts: int, lo: int, hi: int, move: int) -> None:
+        """Remember a lead node's bounds and best move (the deeper positions are kept first)."""
         entry = (lo + 3) | (hi + 3) << 3 | (move + 1) << 6
-        if cython.compiled:
-            hm = k1 & 0xFFFFFF
-            depth = (k2 >> 14 & 15) + 2 * popcount(hm)
-            self.tt_put(k1, k2, depth, entry)
-        else:
-            self.tt[k2 << 64 | k1] = entry
+        depth = popcount(k1 & HANDS) if cython.compiled else (k1 & HANDS).bit_count()
+        self.tt_put(k1, k2 | pts << 8, depth, entry)
 
     # ------------------------------------------------------------------ the values of the rules
     def claim_win(self, to: int, po: int, cl: int, sw: int, sf: int) -> int:
@@ -393,11 +436,10 @@ class Search:
                     v = self.all_played(npm, po, 1, to, cl, sf)
                 else:
                     if ts:
-                        k1 = po
-                        k1 = (k1 << 8 | npm) << 48 | h2 << 24 | h1
                         k2 = (1 | to << 1 | qo // 20 << 5 | cl << 8 | sw << 10 | sf << 12 | nts << 14
                               | ntc << 18 | manual << 23)
-                        ent = self.tt_get(k1, k2) if cython.compiled else self.tt.get(k2 << 64 | k1, -1)
+                        k1 = (k2 & 0xFFFF) << 48 | h2 << 24 | h1
+                        ent = self.tt_get(k1, k2 >> 16, npm | po << 8)
                         if ent >= 0 and (ent >> 3 & 7) - 3 <= alpha:
                             return (ent >> 3 & 7) - 3
                     todo |= 1 << RANK[row + f]
@@ -420,11 +462,10 @@ class Search:
                     v = -self.all_played(npo, pm, 1, tm, ocl, sf)
                 else:
                     if ts:
-                        k1 = pm
-                        k1 = (k1 << 8 | npo) << 48 | h2 << 24 | h1
                         k2 = (1 | tm << 1 | qm // 20 << 5 | ocl << 8 | sw << 10 | sf << 12 | nts << 14
                               | ntc << 18 | manual << 23)
-                        ent = self.tt_get(k1, k2) if cython.compiled else self.tt.get(k2 << 64 | k1, -1)
+                        k1 = (k2 & 0xFFFF) << 48 | h2 << 24 | h1
+                        ent = self.tt_get(k1, k2 >> 16, npo | pm << 8)
                         if ent >= 0 and (ent & 7) - 3 >= -alpha:
                             return 3 - (ent & 7)
                     todo |= 1 << RANK[row + f]
@@ -563,26 +604,33 @@ class Search:
                 v = -(self.claim_win(tm, pm, ocl, sw, sf) if po >= 66 else
                       self.all_played(po, pm, 1, tm, ocl, sf))
             return fc if fc > v else v
-        k1 = po
-        k1 = (k1 << 8 | pm) << 48 | ho << 24 | hm
+        # The table's key: the shape (hands and the state's small fields) and the points.
         k2 = (tm | to << 1 | qm // 20 << 2 | qo // 20 << 5 | cl << 8 | sw << 10 | sf << 12 | ts << 14
               | tc << 18 | claim << 23)
-        ent = self.tt_get(k1, k2) if cython.compiled else self.tt.get(k2 << 64 | k1, -1)
-        if ent >= 0:
+        k1 = (k2 & 0xFFFF) << 48 | ho << 24 | hm
+        k2 >>= 16
+        pts = pm | po << 8
+        ent = self.tt_get(k1, k2, pts)
+        if ent >= 0 and ent >> 12:
             lo = (ent & 7) - 3
             hi = (ent >> 3 & 7) - 3
-            bm = (ent >> 6) - 1
+            bm = (ent >> 6 & 63) - 1
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
                 return hi
         else:
             bm = -1
-            ent = self.bounds(hm, ho, pm, po, tm, to, qm, qo, cl, sw, sf, ts, tc)
-            lo = (ent & 7) - 3
-            hi = (ent >> 3 & 7) - 3
+            b = self.bounds(hm, ho, pm, po, tm, to, qm, qo, cl, sw, sf, ts, tc)
+            lo = (b & 7) - 3
+            hi = (b >> 3 & 7) - 3
+            if ent >= 0:  # bounds from entries of the same shape with other points
+                if (ent & 7) - 3 > lo:
+                    lo = (ent & 7) - 3
+                if (ent >> 3 & 7) - 3 < hi:
+                    hi = (ent >> 3 & 7) - 3
             if lo == hi:
-                self.store(k1, k2, lo, lo, -1)
+                self.store(k1, k2, pts, lo, lo, -1)
                 return lo
             if lo >= beta:
                 return lo
@@ -602,7 +650,7 @@ class Search:
             if best > alpha:
                 alpha = best
                 if alpha >= beta:
-                    self.store(k1, k2, lo if lo > best else best, hi, -1)
+                    self.store(k1, k2, pts, lo if lo > best else best, hi, -1)
                     return best
         # Sure winners: cards op cannot beat, now and (with the talon gone) later: trumps above op's
         # trumps, and when op has no trump, cards above op's cards of their suit. Once the talon is
@@ -632,7 +680,7 @@ class Search:
                     gain = g
             if gain >= need:
                 v = self.claim_win(to, po, cl, sw, sf)
-                self.store(k1, k2, v, v, -1)
+                self.store(k1, k2, pts, v, v, -1)
                 return v
         # The leader's options, best first: one bit each in the order of SLOTS.
         moves = 0
@@ -714,7 +762,7 @@ class Search:
         else:
             lo = best
             hi = best
-        self.store(k1, k2, lo, hi, move)
+        self.store(k1, k2, pts, lo, hi, move)
         return best
 
     def married(self, suit: int, hm: int, pm: int, qm: int, alpha: int, beta: int) -> int:
@@ -752,15 +800,21 @@ class Search:
               ts: int, tc: int, claim: int, hi: int) -> int:
         """The exact value of a root job by null-window tests, ``hi`` a known upper bound.
 
-        Sixty-Six has draws; Schnapsen has none, so there "at least 0" is "at least 1". The first test
-        asks "at least 2?" (or "at least hi?" when hi is below 3).
+        Each test asks "is the value at least t?" for the first t of :data:`PROBES` still open: first
+        the outer questions (at least 2? at most -2?), then "at least 1?", who wins, which is the
+        costly one and is cheaper once the outer tests have filled the table. Sixty-Six has draws;
+        Schnapsen has none, so there "at least 0" is "at least 1".
         """
         draws = self.s66
         lo = -3
         if hi == 0 and not draws:
             hi = -1
-        t = 2 if hi == 3 else hi
-        while True:
+        while lo < hi:
+            t = 0
+            for i in range(6):
+                t = PROBES[i]
+                if lo < t <= hi and (draws or t != 0):
+                    break
             v = self.run_job(job, arg, fmask, hm, pm, qm, cl, sw, sf, ts, tc, claim, t - 1, t)
             if v >= t:
                 lo = v
@@ -771,14 +825,7 @@ class Search:
                     hi = -1
                 if lo == 0:
                     lo = 1
-            if lo >= hi:
-                return lo
-            if v >= t:
-                t = lo + 1
-                if t == 0 and not draws:
-                    t = 1
-            else:
-                t = hi
+        return lo
 
     def solve(self, job: int, arg: int, fmask: int, hm: int, pm: int, qm: int, cl: int, sw: int, sf: int,
               ts: int, tc: int, claim: int, hi: int) -> int:
@@ -824,14 +871,11 @@ class Search:
             for c in stock[i:]:
                 self.fd_mask[t] |= 1 << c
         self.nodes = 0
-        if cython.compiled:
-            self.gen += 1
-            if self.gen > 0xFFFF:
-                self.words = array("Q", bytes(16 * TT_SIZE))
-                self.bind()
-                self.gen = 1
-        else:
-            self.tt.clear()
+        self.gen += 1
+        if self.gen > 0xFFFF:
+            self.words = array("Q", bytes(16 * TT_SIZE))
+            self.bind()
+            self.gen = 1
 
     def analyse(self, pos: tuple[Any, ...], want_actions: bool) -> tuple[int, dict[int, int], int]:
         """Solve a position: (value for the player to move, {action code: value} if wanted, nodes)."""
