@@ -4,6 +4,7 @@ pages in a browser are in test_player_page_browser.py)."""
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -222,3 +223,21 @@ def test_a_rematch_keeps_the_spectators_choice(client: TestClient) -> None:
     again = client.post(f"/api/friends/{seats[0]['invite']}/rematch", headers=key(bob))
     assert again.status_code == 200, again.text
     assert again.json()["spectators"] == "delayed"
+
+
+def test_the_page_gives_the_measured_level_ratings_or_none(client: TestClient) -> None:
+    register(client, "Ann")
+    try:
+        measured: list[dict[str, Any]] | None = [
+            r.to_json() for r in importlib.import_module("bummerl.level_ratings").level_ratings()]
+    except (ImportError, OSError):  # not measured in this checkout: the page keeps the spot
+        measured = None
+    assert page_of(client, "Ann")["levels"] == measured
+
+
+def test_the_levels_stand_beside_the_player(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = [{"level": "easy", "rating": 1200, "deviation": 40},
+            {"level": "hard", "rating": 1700, "deviation": 35}]
+    monkeypatch.setattr("bummerl.server.history.level_ratings", lambda: rows)
+    register(client, "Ann")
+    assert page_of(client, "Ann")["levels"] == rows

@@ -119,13 +119,37 @@ def test_the_page_lists_the_right_games_and_shows_names_as_text(page: Any, games
     assert page.evaluate("window.hacked") is None
     playing = page.locator(f'#playing li[data-game="{made["playing"]["id"]}"] [data-action="play"]')
     assert playing.get_attribute("href", timeout=TIMEOUT).endswith(f"/friend/{made['playing']['invite']}")
-    stand = page.locator("#stand-box")
-    assert stand.get_attribute("data-state") in ("missing", "shown")
+    answer = page.request.get(f"{server.url}/api/players/Ann/games").json()
+    if answer["levels"] is None:  # not measured in this checkout: the spot says so
+        expect(page.locator("#stand-box")).to_have_attribute("data-state", "missing")
+        expect(page.locator("#stand-missing")).to_be_visible()
+    else:
+        _check_stand(page, answer)
 
     page.goto(server.url + "/players/" + HOSTILE.replace("#", "%23"))  # the hostile player's own page
     expect(page.locator("#player")).to_have_attribute("data-state", "ready")
     assert page.locator("#player-name").text_content() == HOSTILE
     assert page.locator("main img").count() == 0 and page.evaluate("window.hacked") is None
+
+
+def _check_stand(page: Any, answer: dict[str, Any]) -> None:
+    """The levels' ratings are shown beside the player's, highest first."""
+    expect(page.locator("#stand-box")).to_have_attribute("data-state", "shown")
+    shown = page.locator("#stand tbody tr").evaluate_all(
+        "rows => rows.map(r => [r.dataset.level || 'you', parseInt(r.cells[1].textContent)])")
+    rows = [("you", answer["rating"]), *((lv["level"], lv["rating"]) for lv in answer["levels"])]
+    assert [tuple(r) for r in shown] == sorted(rows, key=lambda r: -r[1])
+
+
+def test_where_you_stand_shows_the_levels_ratings_beside_yours(page: Any, games: Any) -> None:
+    server, _ = games
+    answer = page.request.get(f"{server.url}/api/players/Ann/games").json()
+    answer["levels"] = [{"level": "easy", "rating": 1100, "deviation": 40},  # as bummerl.level_ratings gives
+                        {"level": "expert", "rating": 1900, "deviation": 45}]
+    page.route("**/api/players/Ann/games", lambda route: route.fulfill(json=answer))
+    page.goto(server.url + "/players/Ann")
+    _check_stand(page, answer)
+    expect(page.locator("#stand-note")).to_be_visible()
 
 
 def test_a_replay_steps_through_the_records_actions_in_order(page: Any, games: Any) -> None:

@@ -35,6 +35,7 @@ Routes (JSON errors as ``{"error": "one line"}``):
 from __future__ import annotations
 
 import asyncio
+import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -61,21 +62,14 @@ MAX_LISTED = 50
 
 
 def level_ratings() -> list[dict[str, Any]] | None:
-    """The computer levels' fixed ratings (``[{"level", "rating", "deviation"}]``), or None while they are
-    not measured (``bummerl.level_ratings`` is not there yet)."""
+    """The computer levels' fixed ratings (``bummerl.level_ratings``: ``[{"level", "rating", "low",
+    "high", "deviation", "bummerls", "share"}]``), or None where they are not measured (no module or no
+    data file)."""
     try:
-        from bummerl import level_ratings as measured  # type: ignore[attr-defined]
-    except ImportError:
+        measured = importlib.import_module("bummerl.level_ratings")
+        rows: list[dict[str, Any]] = [r.to_json() for r in measured.level_ratings()]
+    except (ImportError, OSError, KeyError, ValueError):
         return None
-    load = getattr(measured, "load", None) or getattr(measured, "level_ratings", None)
-    if not callable(load):
-        return None
-    rows = []
-    for level, value in dict(load()).items():
-        rating: Any = getattr(value, "rating", value)
-        deviation: Any = getattr(value, "deviation", None)
-        rows.append({"level": str(level), "rating": round(float(rating)),
-                     "deviation": round(float(deviation)) if isinstance(deviation, int | float) else None})
     return rows
 
 

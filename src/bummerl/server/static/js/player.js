@@ -63,12 +63,14 @@ function drawStand(page) {
     return;
   }
   const rows = [{ who: page.name, rating: page.rating, deviation: page.deviation, you: true },
-    ...page.levels.map((l) => ({ who: `computer (${l.level})`, rating: l.rating, deviation: l.deviation }))];
+    ...page.levels.map((l) => ({ who: `computer (${l.level})`, rating: l.rating, deviation: l.deviation,
+                                 level: l.level }))];
   rows.sort((a, b) => b.rating - a.rating);
-  $("stand").tBodies[0].replaceChildren(...rows.map((r) => h("tr", { class: r.you ? "win" : "" },
-    h("td", { text: r.who }),
-    h("td", { text: r.deviation === null || r.deviation === undefined ? String(r.rating) : `${r.rating} ± ${r.deviation}` }))));
+  $("stand").tBodies[0].replaceChildren(...rows.map((r) => h("tr", {
+    class: r.you ? "win" : "", "data-level": r.level || null, "data-you": r.you ? "true" : null },
+    h("td", { text: r.who }), h("td", { text: `${r.rating} ± ${r.deviation}` }))));
   $("stand").hidden = false;
+  $("stand-note").hidden = false;
   $("stand-box").dataset.state = "shown";
 }
 
