@@ -1,8 +1,8 @@
 """Absence and clocks in games between two people (server/presence.py, the FriendTable hooks in
 server/online.py): "away" and its countdown, the claim of the Bummerl, clocks that run only for the player
-to move, the increment, a loss on time, and clocks that survive a server restart. The server's time is a
-hand-moved clock (no sleeps racing it); the one-second look (online.TICK) is what announces a claim that
-became possible or a clock that ran out without anybody acting."""
+to move, the increment, a loss on time, and a server restart that charges nobody its downtime. The server's
+time is a hand-moved clock (no sleeps racing it); the one-second look (online.TICK) is what announces a claim
+that became possible or a clock that ran out without anybody acting."""
 
 from __future__ import annotations
 
@@ -287,7 +287,7 @@ def test_an_action_after_the_time_is_refused_and_ends_the_game(client: TestClien
         assert next_of([a, b][1 - seat], "view", lambda m: m["phase"] == "game_over")["winner"] == 1 - seat
 
 
-def test_a_restart_keeps_the_clocks_running(tmp_path: Path, clock: FakeClock) -> None:
+def test_a_restart_does_not_charge_the_time_the_server_was_down(tmp_path: Path, clock: FakeClock) -> None:
     with app(tmp_path, clock) as client:
         _, _, anns, bobs = pair(client, clock="5+5")
         with socket(client, anns) as a, socket(client, bobs) as b:
@@ -297,15 +297,37 @@ def test_a_restart_keeps_the_clocks_running(tmp_path: Path, clock: FakeClock) ->
             [a, b][seat].send_json({"type": "act", "action": action})
             views = [next_of(a, "view"), next_of(b, "view")]
             kept = views[0]["presence"]["clocks"]
-    clock.advance(7.0)  # the server was down for 7 s while the next player was to move
+            clock.advance(3.0)  # the next player thinks 3 s, then the server goes down
+    running = kept["running"]
+    assert running == views[0]["waiting_for"] and kept["left_ms"][seat] == 275_000  # 300 - 30 + 5
+    clock.advance(3600.0)  # down for an hour, longer than any clock: nobody loses on time
     with app(tmp_path, clock) as client:
+        clock.advance(20.0)  # up for 20 s before anybody opens the game
         with socket(client, anns) as a:
-            again = next_of(a, "view")["presence"]["clocks"]
-        running = kept["running"]
-        assert again["running"] == running == views[0]["waiting_for"]
-        assert again["left_ms"][running] == kept["left_ms"][running] - 7_000
-        assert again["left_ms"][1 - running] == kept["left_ms"][1 - running]
-        assert kept["left_ms"][seat] == 275_000  # 300 - 30 + 5
+            again = next_of(a, "view")
+            assert again["phase"] == "playing" and again["presence"]["clocks"] == kept  # restarted on load
+            clock.advance(4.0)
+            with socket(client, bobs) as b:  # the clock runs again from the load
+                left = next_of(b, "view")["presence"]["clocks"]["left_ms"]
+        assert left[running] == kept["left_ms"][running] - 4_000
+        assert left[1 - running] == kept["left_ms"][1 - running]
+        clock.advance(10.0)  # nobody has the game open, but this server is up: charged as before
+        with socket(client, anns) as a:
+            left = next_of(a, "view")["presence"]["clocks"]["left_ms"]
+        assert left[running] == kept["left_ms"][running] - 14_000
+
+
+def test_a_clock_run_out_with_the_server_up_still_ends_the_game_when_opened(tmp_path: Path,
+                                                                           clock: FakeClock) -> None:
+    with app(tmp_path, clock) as client:
+        _, _, anns, bobs = pair(client, clock="1+0")
+        with socket(client, anns) as a, socket(client, bobs) as b:
+            seat = next_of(a, "view")["waiting_for"]
+            next_of(b, "view")
+        clock.advance(61.0)  # nobody has it open, the server is up: the clock runs out
+        with socket(client, anns) as a:
+            view = next_of(a, "view", lambda m: m["phase"] == "game_over")
+        assert view["ended"]["reason"] == "time" and view["winner"] == 1 - seat
 
 
 def test_an_invitation_with_a_bad_clock_is_refused(client: TestClient) -> None:

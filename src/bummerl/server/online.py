@@ -416,6 +416,8 @@ class Online:
         #: since the epoch; tests give their own clock); the clocks and ends of friend games.
         self.away_after = away_after
         self.clock = clock
+        #: When this server started: a clock left running before it is restarted on load (downtime is free).
+        self.started = clock()
         self.times = TimeStore(hub.store)
         self._rematching = asyncio.Lock()
         hub.load_special = self.load
@@ -487,6 +489,9 @@ class Online:
                               first_dealer=stored.first_dealer, decks=[d.deck for d in stored.record.deals],
                               card_style=style)
                 table.replay(stored.record)
+                clocks = self.times.clocks(game_id)
+                if clocks is not None and clocks.resume(self.started, self.clock()):
+                    self.times.save_clocks(game_id, clocks)  # no server held it: that time is not charged
                 return PlaySession(stored, table, web.store)
             except BaseException:
                 web.release(game_id)

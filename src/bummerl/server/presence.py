@@ -4,8 +4,10 @@ player may claim the Bummerl, and the optional clocks chosen at invitation.
 The server decides all of it: a seat is *present* while at least one of its WebSockets is open; a seat that
 has been away for :data:`AWAY_AFTER` seconds (``bummerl serve --away-after``) may be claimed from by the
 other, present player (a win, reason ``abandoned``). A clock (``5+5``: 5 minutes, plus 5 seconds after each
-action of its player) runs only for the player to move, and keeps running while that player is away or the
-server restarts; whoever's clock runs out loses the Bummerl (reason ``time``).
+action of its player) runs only for the player to move, and keeps running while that player is away (also
+while nobody has the game open); whoever's clock runs out loses the Bummerl (reason ``time``). A server
+restart is free: a clock left running by an earlier server starts again when this one loads the game
+(:meth:`Clocks.resume`), from what it had when it last started.
 
 Time is a function (``clock``, seconds since the epoch; :func:`time.time` on a real server), so tests move
 it by hand instead of sleeping. The clocks and the way a game ended are kept in the web's tables of the
@@ -112,6 +114,23 @@ class Clocks:
             left = self.remaining(self.running, now)
             self.left[self.running] = left + (self.control.increment if moved and left > 0 else 0.0)
         self.running, self.since = seat, now
+
+    def resume(self, server_start: float, now: float) -> bool:
+        """A clock left running by an earlier server (it started before ``server_start``, when this server
+        did) starts again at ``now``, with what it had when it last started: the time no server held the
+        game (and the time its player had spent before the server went down) is not charged. True if it
+        did (the caller saves it); a clock started by this server, or none running, is left alone.
+
+        >>> clocks = Clocks(TimeControl(300, 5), [250.0, 300.0], running=0, since=1000.0)
+        >>> clocks.resume(server_start=5000.0, now=5010.0), clocks.remaining(0, 5030.0)
+        (True, 230.0)
+        >>> clocks.resume(server_start=5000.0, now=5040.0), clocks.since
+        (False, 5010.0)
+        """
+        if self.running is None or self.since >= server_start:
+            return False
+        self.since = now
+        return True
 
     def out_of_time(self, now: float) -> int | None:
         """The seat whose clock has run out, or None."""
