@@ -5,10 +5,11 @@ A real server (``bummerl serve`` in a subprocess, its own data directory): Ann c
 Bob opens the link and takes the free seat; they play every deal by clicks, each on their own page and
 only when the store says it is their turn, choosing a legal action their page offers as a ``data-action``
 (an exchange, a marriage and a correct claim whenever they may, else a card). Bob reloads with a card on
-the table; the server is killed (SIGKILL) and started again mid-deal; both pages carry on. Their ratings
-change when the Bummerl ends. Cid watches the whole time: every WebSocket frame his page receives and his
-whole DOM (text and attributes) after every action are checked against the deal read from the store: no
-card hidden from the spectator at that moment (a hand's unshown cards, the talon) ever appears.
+the table; the server is killed (SIGKILL) and started again mid-deal; both pages and the spectator's
+reconnect by themselves and carry on. Their ratings change when the Bummerl ends. Cid watches the whole
+time: every WebSocket frame his page receives and his whole DOM (text and attributes) after every action
+are checked against the deal read from the store: no card hidden from the spectator at that moment (a
+hand's unshown cards, the talon) ever appears.
 
 Every wait is for a condition (generous deadlines: the CI machine has two cores), never a fixed sleep.
 """
@@ -301,12 +302,16 @@ def test_two_friends_play_a_rated_bummerl_by_clicks_through_a_reload_and_a_resta
                 server.proc = None
                 for p in (ann, bob):
                     expect(p.game()).to_have_attribute("data-connected", "false")
+                expect(cid.page.locator("#watch-box")).to_have_attribute("data-connected", "false")
+                expect(cid.page.locator("#online-status")).to_contain_text("reconnecting")
                 server.start()
                 for p in (ann, bob):
                     expect(p.game()).to_have_attribute("data-connected", "true")
-                cid.page.reload()  # the spectator's page does not reconnect by itself
-                expect(cid.page.locator("#online")).to_have_attribute("data-state", "watching")
+                # the spectator's page reconnects by itself too, and shows the log once (not twice)
+                expect(cid.page.locator("#watch-box")).to_have_attribute("data-connected", "true")
+                expect(cid.page.locator("#online-status")).to_contain_text("you are watching")
                 table = settle()
+                assert cid.page.locator("#watch-log li").count() == len(table.events)
                 assert (ann.hand(), bob.hand()) == hands
                 done["restart"] = True
                 continue

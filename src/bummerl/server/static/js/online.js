@@ -127,20 +127,39 @@ function watchPresence(p, names) {
   $("watch-presence").textContent = parts.join(" · ");
 }
 
+let watchRetry = 0;
+let watching = "";  // the status line while connected ("Ann and Bob are playing; you are watching.")
+
+// The spectator's socket; like the game page (game.js) it reconnects by itself with a growing wait (a server
+// restart, a lost network), saying so meanwhile; each connection starts with the whole log again (replay).
 function watch() {
   $("watch-box").hidden = false;
   $("online").dataset.state = "watching";
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/watch/${encodeURIComponent(invite)}`);
+  socket.addEventListener("open", () => { $("watch-box").dataset.connected = "true"; });
+  socket.addEventListener("close", (e) => {
+    $("watch-box").dataset.connected = "false";
+    if (e.code === 4403) {  // no such invitation (or not a game between two people): nothing to wait for
+      status("This game cannot be watched.", true);
+      return;
+    }
+    status("Connection lost — reconnecting…", true);
+    setTimeout(watch, Math.min(4000, 300 * 2 ** Math.min(watchRetry++, 4)));
+  });
   socket.addEventListener("message", (e) => {
     const msg = JSON.parse(e.data);
     if (msg.type === "events") {
-      for (const ev of msg.events) {
+      const items = msg.events.map((ev) => {
         const li = document.createElement("li");
         li.textContent = ev.text;
-        $("watch-log").append(li);
-      }
+        return li;
+      });
+      if (msg.replay) $("watch-log").replaceChildren(...items);  // a (re)connection: the whole log
+      else $("watch-log").append(...items);
     } else if (msg.type === "watch") {
+      watchRetry = 0;  // a game frame: this connection works
+      if (watching) status(watching);
       $("watch-players").textContent = `${msg.players[0].name} vs ${msg.players[1].name} · deal ${msg.deal_number} · ${msg.phase}`;
       const trick = msg.lead ? ` · on the table: ${msg.lead}` : "";
       $("watch-table").textContent = `Game points still needed: ${msg.score.join(" – ")} · trump ${msg.trump}${
@@ -163,7 +182,8 @@ async function join() {
       location.replace(answer.url);  // the game page, at this player's seat (same key: same seat)
       return;
     }
-    status(`${answer.players[0]} and ${answer.players[1]} are playing; you are watching.`);
+    watching = `${answer.players[0]} and ${answer.players[1]} are playing; you are watching.`;
+    status(watching);
     watch();
   } catch (err) {
     status(err.message, true);
