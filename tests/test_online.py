@@ -217,7 +217,8 @@ def test_a_spectator_never_gets_a_hidden_card(client: TestClient, seed: int) -> 
         last = play(client, [made, bobs], random.Random(seed), watch=watch, check=check)
         watch.send_json({"type": "act", "action": "next"})
         assert "only watch" in next_of(watch, "error")["reason"]
-    assert last["phase"] == "game_over" and len(frames) > 20
+    # The deal seeds are random: a short Bummerl (three deals won by 3) gave only 17 frames once.
+    assert last["phase"] == "game_over" and len(frames) > 10
 
 
 def test_a_spectator_socket_needs_a_real_invitation(client: TestClient) -> None:
