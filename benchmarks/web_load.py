@@ -97,6 +97,7 @@ class Tally:
     """What the players measured."""
 
     latencies: list[float] = field(default_factory=list)  # seconds, act → view
+    answered: list[float] = field(default_factory=list)  # when each answer came (perf_counter)
     games: int = 0
     deals: int = 0
     actions: int = 0
@@ -274,7 +275,9 @@ async def play_seat(url: str, record: Seat, rng: random.Random, tally: Tally, re
                         if pending is not None:
                             if position(msg) == pending[2]:
                                 continue  # not the answer (e.g. the other seat's view changed)
-                            tally.latencies.append(time.perf_counter() - pending[1])
+                            now = time.perf_counter()
+                            tally.latencies.append(now - pending[1])
+                            tally.answered.append(now)
                             pending[0].acked = True
                             pending = None
                     phase = last["phase"]
@@ -516,6 +519,12 @@ def report(tally: Tally, seconds: float, games: int, server_kib: int, workers_ki
         signal = "SIGKILL" if restart.mode == "kill" else "SIGTERM"
         lines.append(f"restart              {signal} {restart.when}, {down}; "
                      f"{tally.reconnects} reconnects, {tally.in_flight} actions in flight")
+        if restart.killed_at is not None and len(tally.answered) == len(ms):
+            before = [x for x, t in zip(ms, tally.answered, strict=True) if t < restart.killed_at]
+            after = [x for x, t in zip(ms, tally.answered, strict=True) if t >= restart.killed_at]
+            lines.append(f"  act→view answered before the kill: p50 {quantile(before, 0.5):.1f} ms "
+                         f"p95 {quantile(before, 0.95):.1f} ms ({len(before)}); after it: p50 "
+                         f"{quantile(after, 0.5):.1f} ms p95 {quantile(after, 0.95):.1f} ms ({len(after)})")
     elif restart is not None and restart.mode != "none":
         lines.append("restart              none: every game was over first")
     lines += [
