@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import socket
 import threading
 import webbrowser
@@ -16,6 +17,9 @@ __all__ = ["serve"]
 #: The largest WebSocket frame uvicorn accepts (bytes); bigger frames close the connection. Messages up
 #: to this size but above the protocol's limit are answered with an ``error``.
 WS_MAX_SIZE = 1 << 20
+#: The garbage collector's thresholds while serving (Python's defaults: 700, 10, 10). Measured with 100
+#: players saturated: its time on the event loop fell from ~160-300 ms to ~50 ms a run, pauses up to 30 ms.
+GC_THRESHOLDS = (10_000, 50, 100)
 
 
 @app.command()
@@ -80,6 +84,11 @@ def serve(
                             log_level="warning", access_log=False, ws_max_size=WS_MAX_SIZE,
                             ws_per_message_deflate=False)  # small messages: compressing costs more CPU
     server = uvicorn.Server(config)
+    # Every action allocates short-lived objects, and the collector's pauses land on every player's
+    # answer: the start-up's objects are left out of its scans, and it runs less often.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
     typer.echo(f"bummerl is serving the web game at {url}  (Ctrl-C stops it)")
     if open_browser:
         def open_when_up() -> None:
