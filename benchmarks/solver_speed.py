@@ -106,10 +106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     backends: list[tuple[str, Analyse, int]] = []
     if core.COMPILED:
-        backends.append(("compiled", core.analyse, args.deals))
+        backends.append(("compiled", core.solve_position, args.deals))
     else:
         print("the compiled core is not built: plain Python only", file=sys.stderr)
-    backends.append(("python", python_core().analyse, args.python_deals))
+    backends.append(("python", python_core().solve_position, args.python_deals))
     means: dict[tuple[str, str], list[float]] = {}
 
     print(f"{'case':<40} {'backend':<7} {'calls':>6} {'median':>9} {'mean':>9} {'p90':>9} {'max':>9}"
@@ -156,11 +156,11 @@ def threads_row(n: int, seed: int) -> str:
     """Whole deals of both games solved one after another, then split between two threads."""
     deals = whole_deals("standard", n, seed) + whole_deals("sixty-six", n // 4, seed)
     jobs = [from_deal(d) for d in deals]
-    core.analyse(jobs[0], True)
+    core.solve_position(jobs[0], True)
 
     def work(part: Sequence[Position]) -> None:
         for pos in part:
-            core.analyse(pos, True)
+            core.solve_position(pos, True)
 
     ratios = []
     for _ in range(3):

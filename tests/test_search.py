@@ -31,8 +31,8 @@ Analyse = Callable[[Position, bool], tuple[int, dict[int, int], int]]
 PURE = python_core()
 ONLY_PYTHON = os.environ.get("BUMMERL_PURE_PYTHON", "") not in ("", "0")
 #: The compiled core (when built: CI makes sure it is) and the same module as plain Python.
-BACKENDS = [pytest.param(PURE.analyse, id="python")] + (
-    [] if ONLY_PYTHON else [pytest.param(core.analyse, id="compiled")]
+BACKENDS = [pytest.param(PURE.solve_position, id="python")] + (
+    [] if ONLY_PYTHON else [pytest.param(core.solve_position, id="compiled")]
 )
 #: The comparisons of the two modes belong to the main run, not to the plain-Python one.
 both_modes = pytest.mark.skipif(ONLY_PYTHON, reason="compiled against plain Python: the main run's job")
@@ -190,18 +190,20 @@ def test_the_compiled_core_is_the_plain_python_module_compiled() -> None:
 @both_modes
 @pytest.mark.parametrize("preset", sorted(DEALS))
 def test_compiled_and_plain_python_agree_on_whole_deals(preset: str) -> None:
+    """Same values and the same node counts."""
     rules = Rules.preset(preset)
     for seed in range(DEALS[preset]):
         pos = from_deal(Deal.random(rules, seed, dealer=seed % 2))
-        assert core.analyse(pos, False)[0] == PURE.analyse(pos, False)[0], f"{preset} seed {seed}"
+        assert core.solve_position(pos, False) == PURE.solve_position(pos, False), f"{preset} seed {seed}"
 
 
 @both_modes
-def test_compiled_and_plain_python_visit_the_same_nodes_while_the_table_has_room() -> None:
+def test_compiled_and_plain_python_visit_the_same_nodes() -> None:
+    """Both modes share the table's layout and replacement, so even full tables agree node for node."""
     rng = random.Random(9)
     for _ in range(100):
         pos = from_deal(random_position(rng, random_rules(rng), closed_or_exhausted(10)))
-        assert core.analyse(pos, True) == PURE.analyse(pos, True)
+        assert core.solve_position(pos, True) == PURE.solve_position(pos, True)
 
 
 @both_modes
@@ -211,7 +213,7 @@ def test_compiled_and_plain_python_agree_on_every_action_while_the_talon_is_open
         rules = random_rules(rng)
         deal = random_position(rng, rules, lambda d: d.talon_open and 2 <= d.talon_size <= 6)
         pos = from_deal(deal)
-        assert core.analyse(pos, True)[:2] == PURE.analyse(pos, True)[:2], rules.describe()
+        assert core.solve_position(pos, True)[:2] == PURE.solve_position(pos, True)[:2], rules.describe()
 
 
 @pytest.mark.parametrize("analyse", BACKENDS)

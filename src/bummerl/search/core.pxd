@@ -80,8 +80,9 @@ cdef class Search:
     cdef inline int all_played(self, int pm, int po, int tm, int to, int cl, int sf) noexcept nogil
 
     @cython.locals(trump=int, cs=int, pc=int, nts=int, ntc=int, row=int, manual=int, vmin=int,
-                   todo=u64, m=u64, f=int, low=u64, pts=int, npm=int, npo=int, h1=u64, h2=u64, v=int,
-                   k1=u64, k2=u64, ent=int, ocl=int, split=int, step=int, b=int, bnd=int)
+                   todo=u64, m=u64, f=int, low=u64, pts=int, h1=u64, h2=u64, v=int,
+                   k1=u64, k2=u64, ent=int, split=int, step=int, b=int, bnd=int, sign=int,
+                   wh=u64, lh=u64, wp=int, lp=int, lt=int, lq=int, wcl=int, a=int, bb=int)
     cdef int respond(self, int c, u64 fmask, u64 hm, u64 ho, int pm, int po, int tm, int to, int qm,
                      int qo, int cl, int sw, int sf, int ts, int tc, int alpha, int beta) noexcept nogil
 
@@ -113,4 +114,4 @@ cdef class Search:
     @cython.locals(kind=int, arg=int, hm=u64, pm=int, qm=int, claim=int, ho=u64, po=int, tm=int, to=int,
                    cl=int, sw=int, sf=int, ts=int, tc=int, claim_value=int, values=dict,
                    c=int, f=int, fmask=u64, m=u64, value=int, r=int, suit=int, val=int, v=int)
-    cpdef tuple analyse(self, tuple pos, bint want_actions)
+    cpdef tuple solve_position(self, tuple pos, bint want_actions)

@@ -42,7 +42,7 @@ example: player 1 closed before player 0 won a trick).
 >>> for a in ("play AH", "play JS", "play TH", "play QD", "close", "play AS", "play QH", "play AC",
 ...           "play TC", "play QC", "play KH", "play TD", "play AD"):
 ...     deal.apply(a)
->>> value, actions, nodes = analyse(from_deal(deal), True)
+>>> value, actions, nodes = solve_position(from_deal(deal), True)
 >>> value, actions  # player 1 closed before 0 won a trick: claiming (26) falsely loses 2, JH (13) loses 3
 (-2, {26: -2, 13: -3})
 """
@@ -58,7 +58,7 @@ try:
 except ImportError:  # no Cython installed: the module runs as plain Python all the same
     from bummerl.search import _nocython as cython
 
-__all__ = ["COMPILED", "Search", "analyse"]
+__all__ = ["COMPILED", "Search", "analyse", "solve_position"]
 
 #: True when this module runs as the compiled C extension.
 COMPILED: bool = cython.compiled
@@ -419,57 +419,36 @@ class Search:
             low = m & -m
             m ^= low
             pts = pc + P[f]
+            # The trick's winner (w) leads next; its value is searched from w's side, so sign
+            # turns it into mine.
             if (f < c) if f // 6 == cs else f // 6 != trump:
-                # me wins the trick and leads next
-                npm = pm + qm + pts
-                if ts:
-                    h1 = hm | self.win_bit[ts]
-                    h2 = (ho ^ low) | (self.lose_bit[ts] if ts > 2 else 1 << tc)
-                else:
-                    h1 = hm
-                    h2 = ho ^ low
-                    if not h1 and cl == 0:
-                        npm += self.bonus_ok
-                if npm >= 66:
-                    v = self.claim_win(to, po, cl, sw, sf)
-                elif not h1:
-                    v = self.all_played(npm, po, 1, to, cl, sf)
-                else:
-                    if ts:
-                        k2 = (1 | to << 1 | qo // 20 << 5 | cl << 8 | sw << 10 | sf << 12 | nts << 14
-                              | ntc << 18 | manual << 23)
-                        k1 = (k2 & 0xFFFF) << 48 | h2 << 24 | h1
-                        ent = self.tt_get(k1, k2 >> 16, npm | po << 8)
-                        if ent >= 0 and (ent >> 3 & 7) - 3 <= alpha:
-                            return (ent >> 3 & 7) - 3
-                    todo |= 1 << RANK[row + f]
-                    continue
+                sign, wh, lh, wp, lp, lt, lq, wcl = 1, hm, ho ^ low, pm + qm + pts, po, to, qo, cl
             else:
-                # op wins the trick and leads next (from op's side)
-                npo = po + qo + pts
+                sign, wh, lh, wp, lp, lt, lq, wcl = -1, ho ^ low, hm, po + qo + pts, pm, tm, qm, SWAP[cl]
+            if ts:
+                h1 = wh | self.win_bit[ts]
+                h2 = lh | (self.lose_bit[ts] if ts > 2 else 1 << tc)
+            else:
+                h1 = wh
+                h2 = lh
+                if not h1 and cl == 0:
+                    wp += self.bonus_ok
+            if wp >= 66:
+                v = sign * self.claim_win(lt, lp, wcl, sw, sf)
+            elif not h1:
+                v = sign * self.all_played(wp, lp, 1, lt, wcl, sf)
+            else:
                 if ts:
-                    h1 = (ho ^ low) | self.win_bit[ts]
-                    h2 = hm | (self.lose_bit[ts] if ts > 2 else 1 << tc)
-                else:
-                    h1 = ho ^ low
-                    h2 = hm
-                    if not h1 and cl == 0:
-                        npo += self.bonus_ok
-                ocl = SWAP[cl]
-                if npo >= 66:
-                    v = -self.claim_win(tm, pm, ocl, sw, sf)
-                elif not h1:
-                    v = -self.all_played(npo, pm, 1, tm, ocl, sf)
-                else:
-                    if ts:
-                        k2 = (1 | tm << 1 | qm // 20 << 5 | ocl << 8 | sw << 10 | sf << 12 | nts << 14
-                              | ntc << 18 | manual << 23)
-                        k1 = (k2 & 0xFFFF) << 48 | h2 << 24 | h1
-                        ent = self.tt_get(k1, k2 >> 16, npo | pm << 8)
-                        if ent >= 0 and (ent & 7) - 3 >= -alpha:
-                            return 3 - (ent & 7)
-                    todo |= 1 << RANK[row + f]
-                    continue
+                    k2 = (1 | lt << 1 | lq // 20 << 5 | wcl << 8 | sw << 10 | sf << 12 | nts << 14 | ntc << 18
+                          | manual << 23)
+                    k1 = (k2 & 0xFFFF) << 48 | h2 << 24 | h1
+                    ent = self.tt_get(k1, k2 >> 16, wp | lp << 8)
+                    if ent >= 0:
+                        v = (ent >> 3 & 7) - 3 if sign > 0 else 3 - (ent & 7)  # my upper bound
+                        if v <= alpha:
+                            return v
+                todo |= 1 << RANK[row + f]
+                continue
             # the deal ends with this trick
             if v < vmin:
                 vmin = v
@@ -490,23 +469,18 @@ class Search:
             pts = pc + P[f]
             bnd = vmin if vmin < beta else beta
             if b >= split:
-                if ts:
-                    h1 = hm | self.win_bit[ts]
-                    h2 = (ho ^ low) | (self.lose_bit[ts] if ts > 2 else 1 << tc)
-                else:
-                    h1 = hm
-                    h2 = ho ^ low
-                v = self.lead(h1, h2, pm + qm + pts, po, 1, to, 0, qo, cl, sw, sf, nts, ntc, manual, alpha,
-                              bnd)
+                sign, wh, lh, wp, lp, lt, lq, wcl = 1, hm, ho ^ low, pm + qm + pts, po, to, qo, cl
+                a, bb = alpha, bnd
             else:
-                if ts:
-                    h1 = (ho ^ low) | self.win_bit[ts]
-                    h2 = hm | (self.lose_bit[ts] if ts > 2 else 1 << tc)
-                else:
-                    h1 = ho ^ low
-                    h2 = hm
-                v = -self.lead(h1, h2, po + qo + pts, pm, 1, tm, 0, qm, SWAP[cl], sw, sf, nts, ntc, manual,
-                               -bnd, -alpha)
+                sign, wh, lh, wp, lp, lt, lq, wcl = -1, ho ^ low, hm, po + qo + pts, pm, tm, qm, SWAP[cl]
+                a, bb = -bnd, -alpha
+            if ts:
+                h1 = wh | self.win_bit[ts]
+                h2 = lh | (self.lose_bit[ts] if ts > 2 else 1 << tc)
+            else:
+                h1 = wh
+                h2 = lh
+            v = sign * self.lead(h1, h2, wp, lp, 1, lt, 0, lq, wcl, sw, sf, nts, ntc, manual, a, bb)
             if v < vmin:
                 vmin = v
                 if v <= alpha:
@@ -877,7 +851,7 @@ class Search:
             self.bind()
             self.gen = 1
 
-    def analyse(self, pos: tuple[Any, ...], want_actions: bool) -> tuple[int, dict[int, int], int]:
+    def solve_position(self, pos: tuple[Any, ...], want_actions: bool) -> tuple[int, dict[int, int], int]:
         """Solve a position: (value for the player to move, {action code: value} if wanted, nodes)."""
         self.setup(pos)
         kind, arg, hm, pm, qm, claim = pos[0], pos[1], pos[2], pos[4], pos[8], pos[15]
@@ -943,7 +917,7 @@ class Search:
 _local = threading.local()
 
 
-def analyse(pos: tuple[Any, ...], want_actions: bool) -> tuple[int, dict[int, int], int]:
+def solve_position(pos: tuple[Any, ...], want_actions: bool) -> tuple[int, dict[int, int], int]:
     """Solve a position: (value for the player to move, {action code: value} if wanted, nodes).
 
     Each thread has its own :class:`Search`, so threads may call this at once.
@@ -951,5 +925,9 @@ def analyse(pos: tuple[Any, ...], want_actions: bool) -> tuple[int, dict[int, in
     search = getattr(_local, "search", None)
     if search is None:
         search = _local.search = Search()
-    result: tuple[int, dict[int, int], int] = search.analyse(pos, want_actions)
+    result: tuple[int, dict[int, int], int] = search.solve_position(pos, want_actions)
     return result
+
+
+#: The former name of :func:`solve_position` (kept for callers of the old twins' ``analyse``).
+analyse = solve_position

@@ -65,8 +65,8 @@ def python_core() -> ModuleType:
 
 def _pick_backend() -> tuple[Analyse, str]:
     if os.environ.get("BUMMERL_PURE_PYTHON", "") not in ("", "0"):
-        return python_core().analyse, "python"
-    return core.analyse, "compiled" if core.COMPILED else "python"
+        return python_core().solve_position, "python"
+    return core.solve_position, "compiled" if core.COMPILED else "python"
 
 
 #: The search behind every function here: the compiled core or the same module as plain Python.
