@@ -55,6 +55,7 @@ cdef class Search:
     cdef u64 lose_bit[14]
     cdef u64 fd_mask[14]
     cdef public long nodes
+    cdef dict tt
     cdef object words
     cdef u64* tab
     cdef u64 gen
@@ -65,13 +66,14 @@ cdef class Search:
     cdef void bind(self)
     @cython.locals(h=u64)
     cdef inline u64 tt_find(self, u64 k1, u64 k2) noexcept nogil
-    @cython.locals(b=u64, i=u64, w=u64, pm=u64, po=u64, lo=u64, hi=u64, move=u64, exact=int, found=int,
-                   ent=u64, ep=u64, epm=u64, epo=u64)
-    cdef inline int tt_get(self, u64 k1, u64 k2, u64 pts) noexcept nogil
+    @cython.locals(b=u64, i=u64, w=u64, acc=int, found=int)
+    cdef inline int tt_get(self, u64 k1, u64 k2, int pts) noexcept nogil
+    @cython.locals(pm=int, po=int, use_lo=int, use_hi=int)
+    cdef inline int merge(self, int acc, int ep, int ent, int pts) noexcept nogil
     @cython.locals(b=u64, e=u64, i=u64, w=u64, old=u64)
     cdef inline void tt_put(self, u64 k1, u64 k2, u64 depth, u64 entry) noexcept nogil
     @cython.locals(entry=u64, depth=u64)
-    cdef inline void store(self, u64 k1, u64 k2, u64 pts, int lo, int hi, int move) noexcept nogil
+    cdef inline void store(self, u64 k1, u64 k2, int pts, int lo, int hi, int move) noexcept nogil
 
     cdef inline int claim_win(self, int to, int po, int cl, int sw, int sf) noexcept nogil
     cdef inline int false_claim(self, int to, int po, int cl, int sf) noexcept nogil

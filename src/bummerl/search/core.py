@@ -246,6 +246,7 @@ class Search:
     lose_bit: Any
     fd_mask: Any
     nodes: int
+    tt: dict[int, dict[int, int]]
     words: Any
     tab: Any
     gen: int
@@ -264,22 +265,21 @@ class Search:
         self.win_bit = [0] * 14
         self.lose_bit = [0] * 14
         self.fd_mask = [0] * 14
+        self.tt = {}
         self.nodes = 0
         self.gen = 0
-        self.words = array("Q", bytes(16 * TT_SIZE))
-        self.bind()
+        if cython.compiled:
+            self.words = array("Q", bytes(16 * TT_SIZE))
+            self.bind()
 
     # ------------------------------------------------------------------ the transposition table
     def bind(self) -> None:
-        """Point ``tab`` at the words of the table (C: a pointer; Python: the array itself)."""
-        if cython.compiled:
-            view = self.words
-            self.tab = cython.address(view[0])
-        else:
-            self.tab = self.words
+        """(C only) Point ``tab`` at the words of the table."""
+        view = self.words
+        self.tab = cython.address(view[0])
 
     def tt_find(self, k1: int, k2: int) -> int:
-        """The first slot of the shape's bucket (TT_WAYS slots of two words, one cache line).
+        """(C only) The first slot of the shape's bucket (TT_WAYS slots of two words, one cache line).
 
         A slot's first word is ``k1``: both hands (48 bits) and the shape's low 16 bits; its second
         holds the shape's high 8 bits, the points (pm | po << 8) from bit 8, the search's generation
@@ -296,40 +296,46 @@ class Search:
         entry of the shape whose points dominate (see the class), the best move of the entry with
         these points, and whether there is one (then ``bounds`` was already applied).
         """
+        acc = 6 << 3
+        if not cython.compiled:
+            entries = self.tt.get(k2 << 64 | k1)
+            if entries is None:
+                return -1
+            for ep, ent in entries.items():
+                acc = self.merge(acc, ep, ent, pts)
+            return acc
         b = self.tt_find(k1, k2)
-        pm = pts & 0xFF
-        po = pts >> 8
-        lo = 0
-        hi = 6
-        move = 0
-        exact = 0
         found = 0
         for i in range(b, b + TT_WAYS):
             w = self.tab[2 * i + 1]
             if self.tab[2 * i] == k1 and (w & 0xFF) == k2 and (w >> 24 & 0xFFFF) == self.gen:
                 found = 1
-                ent = w >> 48
-                ep = w >> 8 & 0xFFFF
-                if ep == pts:
-                    exact = 1
-                    move = ent >> 6
-                    if (ent & 7) > lo:
-                        lo = ent & 7
-                    if (ent >> 3 & 7) < hi:
-                        hi = ent >> 3 & 7
-                elif not self.mirror:
-                    epm = ep & 0xFF
-                    epo = ep >> 8
-                    if epm <= pm and epo >= po and (ent & 7) > lo:
-                        lo = ent & 7
-                    if epm >= pm and epo <= po and (ent >> 3 & 7) < hi:
-                        hi = ent >> 3 & 7
-        if not found:
-            return -1
-        return lo | hi << 3 | move << 6 | exact << 12
+                acc = self.merge(acc, w >> 8 & 0xFFFF, w >> 48, pts)
+        return acc if found else -1
+
+    def merge(self, acc: int, ep: int, ent: int, pts: int) -> int:
+        """Add an entry stored at points ``ep`` to what :meth:`tt_get` knows (``acc``) at ``pts``."""
+        pm = pts & 0xFF
+        po = pts >> 8
+        if ep == pts:
+            acc = (acc & 0x3F) | (ent >> 6) << 6 | 1 << 12
+            use_lo = 1
+            use_hi = 1
+        elif self.mirror:
+            return acc
+        else:
+            # A lower bound found with fewer points of mine and more of the other's holds here;
+            # an upper bound found with more of mine and fewer of the other's too.
+            use_lo = 1 if (ep & 0xFF) <= pm and (ep >> 8) >= po else 0
+            use_hi = 1 if (ep & 0xFF) >= pm and (ep >> 8) <= po else 0
+        if use_lo and (ent & 7) > (acc & 7):
+            acc = (acc & ~7) | (ent & 7)
+        if use_hi and (ent & 0x38) < (acc & 0x38):
+            acc = (acc & ~0x38) | (ent & 0x38)
+        return acc
 
     def tt_put(self, k1: int, k2: int, depth: int, entry: int) -> None:
-        """Store over the same key (points included), else over an entry of an earlier search, else
+        """(C only) Store over the same key (points included), else over an entry of an earlier search, else
         over the shallowest. ``k2`` here holds the shape's high bits and the points."""
         b = self.tt_find(k1, k2 & 0xFF)
         e = b
@@ -350,8 +356,14 @@ class Search:
     def store(self, k1: int, k2: int, pts: int, lo: int, hi: int, move: int) -> None:
         """Remember a lead node's bounds and best move (the deeper positions are kept first)."""
         entry = (lo + 3) | (hi + 3) << 3 | (move + 1) << 6
-        depth = popcount(k1 & HANDS) if cython.compiled else (k1 & HANDS).bit_count()
-        self.tt_put(k1, k2 | pts << 8, depth, entry)
+        if cython.compiled:
+            self.tt_put(k1, k2 | pts << 8, popcount(k1 & HANDS), entry)
+        else:
+            entries = self.tt.get(k2 << 64 | k1)
+            if entries is None:
+                self.tt[k2 << 64 | k1] = {pts: entry}
+            else:
+                entries[pts] = entry
 
     # ------------------------------------------------------------------ the values of the rules
     def claim_win(self, to: int, po: int, cl: int, sw: int, sf: int) -> int:
@@ -845,11 +857,14 @@ class Search:
             for c in stock[i:]:
                 self.fd_mask[t] |= 1 << c
         self.nodes = 0
-        self.gen += 1
-        if self.gen > 0xFFFF:
-            self.words = array("Q", bytes(16 * TT_SIZE))
-            self.bind()
-            self.gen = 1
+        if cython.compiled:
+            self.gen += 1
+            if self.gen > 0xFFFF:
+                self.words = array("Q", bytes(16 * TT_SIZE))
+                self.bind()
+                self.gen = 1
+        else:
+            self.tt.clear()
 
     def solve_position(self, pos: tuple[Any, ...], want_actions: bool) -> tuple[int, dict[int, int], int]:
         """Solve a position: (value for the player to move, {action code: value} if wanted, nodes)."""
