@@ -24,7 +24,7 @@ cdef u64 RANKS[6]
 cdef u64 QUEENS
 cdef int CHUNK[64]
 cdef int SWAP[3]
-cdef int PROBES[6]
+cdef int PROBES[12]
 cdef int ORDER[2304]
 cdef int RANK[2304]
 cdef int SPLIT[96]

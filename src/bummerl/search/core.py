@@ -16,9 +16,13 @@ How it is fast:
 - negamax at trick boundaries ("lead nodes"): the leader's options (lead a card, declare a marriage
   and lead its king or queen, exchange, close, claim) times the follower's answers; everything is
   relative to the leader, so both seats share one transposition table;
-- a transposition table keyed at lead nodes by the whole state (hands, points, trick flags, pending
-  marriages, closing and its snapshot, talon, trump card, claim right) holding bounds and the best move;
-- null-window tests over the tiny value range (is the value at least t?), the first at t = 2;
+- a transposition table of lead nodes holding bounds and the best move, keyed by the state's shape
+  (hands, trick flags, pending marriages, closing and its snapshot, talon, trump card, claim right)
+  and the points: more points of mine and fewer of the other's never lower my value, so an entry's
+  bounds also hold at dominated points (:class:`Search`), shared by positions whose played points
+  were split differently;
+- null-window tests over the tiny value range (is the value at least t?) in the order of
+  :data:`PROBES`: at least 2, at most -2, then who wins, the costly test, last;
 - move order: the table's move, then exchange, close, marriages, cards the follower cannot beat; the
   follower's answers: the dearest winning card, then a cheap losing card, then the rest;
 - while the talon is open, an answer already known to refute a lead is found before searching
@@ -87,8 +91,9 @@ RANKS = [sum(1 << (s * 6 + r) for s in range(4)) for r in range(6)]
 QUEENS: int = sum(1 << (s * 6 + 2) for s in range(4))
 CHUNK = [sum(_PTS[r] for r in range(6) if m >> r & 1) for m in range(64)]
 SWAP = [0, 2, 1]
-#: The order of the root's null-window tests "is the value at least t?" (:meth:`Search.exact`).
-PROBES = [2, -1, 1, 3, -2, 0]
+#: The order of the root's null-window tests "is the value at least t?" (:meth:`Search.exact`): with
+#: the talon open, outside-in (at least 2? at most -2? then who wins); with it gone, top-down.
+PROBES = [2, -1, 1, 3, -2, 0, 2, 1, 3, 0, -1, -2]
 
 #: Move codes inside the search: 0..23 play a card, 32 + card declare its marriage and lead it.
 EXCHANGE_MOVE = 24
@@ -786,10 +791,12 @@ class Search:
               ts: int, tc: int, claim: int, hi: int) -> int:
         """The exact value of a root job by null-window tests, ``hi`` a known upper bound.
 
-        Each test asks "is the value at least t?" for the first t of :data:`PROBES` still open: first
-        the outer questions (at least 2? at most -2?), then "at least 1?", who wins, which is the
-        costly one and is cheaper once the outer tests have filled the table. Sixty-Six has draws;
-        Schnapsen has none, so there "at least 0" is "at least 1".
+        Each test asks "is the value at least t?" for the first t of :data:`PROBES` still open. With
+        the talon open: first the outer questions (at least 2? at most -2?), then "at least 1?", who
+        wins, which is the costly one and is cheaper once the outer tests have filled the table
+        (a third fewer nodes on whole deals). With the talon gone the searches are tiny and
+        top-down (2, 1, ...) asks one question fewer. Sixty-Six has draws; Schnapsen has none, so
+        there "at least 0" is "at least 1".
         """
         draws = self.s66
         lo = -3
@@ -797,7 +804,7 @@ class Search:
             hi = -1
         while lo < hi:
             t = 0
-            for i in range(6):
+            for i in range(0 if ts else 6, 12):
                 t = PROBES[i]
                 if lo < t <= hi and (draws or t != 0):
                     break
