@@ -21,6 +21,7 @@ import pytest
 from bummerl import Deal, Rules
 from bummerl.actions import CLAIM, Action
 from bummerl.cards import parse_cards
+from bummerl.notation import parse_position
 from bummerl.rules import PRESETS
 from bummerl.search import core, python_core
 from bummerl.search.position import Position, from_deal
@@ -244,3 +245,16 @@ def test_threads_solving_different_rules_at_once_get_the_answers_of_one_thread(a
     assert len(results) == 4 * len(jobs)
     for (_, i), got in results.items():
         assert got == alone[i]
+
+
+@pytest.mark.parametrize("analyse", BACKENDS)
+def test_with_mirror_false_claims_the_table_shares_no_bound_across_points(analyse: Analyse) -> None:
+    """A false claim costs less when the other has more points (rules.md 7, ``mirror``), so a value can
+    rise with the other's points: bounds stored at other points must not be used there. With them,
+    playing JH here (code 29) came out 2 instead of 1."""
+    deal = Deal.from_setup(parse_position(
+        "soft:false_claim=mirror DAKQ.HA.SJ/CAK.DT.HTQ JH,QC,TC KS 0 32/0 3/0 closed=0@0/0 claim=no"))
+    expected = reference_action_values(deal)
+    value, codes, _ = analyse(from_deal(deal), True)
+    assert {Action.from_code(c): v for c, v in codes.items()} == expected
+    assert value == max(expected.values())
