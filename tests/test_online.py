@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from bummerl.server import create_app
 from bummerl.server.online import KEY_HEADER
+from helpers.players import invite, join, key, next_of, register, socket
 from helpers.web import cards_mentioned, hidden_from
 
 
@@ -24,45 +25,6 @@ from helpers.web import cards_mentioned, hidden_from
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(home=tmp_path, workers=0)) as c:
         yield c
-
-
-def register(client: TestClient, name: str) -> dict[str, Any]:
-    answer = client.post("/api/players", json={"name": name})
-    assert answer.status_code == 201, answer.text
-    result: dict[str, Any] = answer.json()
-    return result
-
-
-def key(player: dict[str, Any]) -> dict[str, str]:
-    return {KEY_HEADER: player["key"]}
-
-
-def invite(client: TestClient, host: dict[str, Any], **body: Any) -> dict[str, Any]:
-    answer = client.post("/api/friends", json=body, headers=key(host))
-    assert answer.status_code == 201, answer.text
-    result: dict[str, Any] = answer.json()
-    return result
-
-
-def join(client: TestClient, made: dict[str, Any], player: dict[str, Any]) -> dict[str, Any]:
-    answer = client.post(f"/api/friends/{made['invite']}/join", headers=key(player))
-    assert answer.status_code == 200, answer.text
-    result: dict[str, Any] = answer.json()
-    return result
-
-
-def socket(client: TestClient, seat: dict[str, Any]) -> Any:
-    return client.websocket_connect(f"/ws/games/{seat['id']}?token={seat['token']}")
-
-
-def next_of(ws: Any, kind: str, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The next message of ``kind`` (events before it go to ``log``)."""
-    while True:
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == "events" and log is not None:
-            log += msg["events"]
-        if msg["type"] == kind:
-            return msg
 
 
 # ----------------------------------------------------------------------------- players
@@ -155,7 +117,7 @@ def play(client: TestClient, seats: list[dict[str, Any]], rng: random.Random, *,
             views = [next_of(s, "view") for s in sockets]
             if watch is not None:
                 log: list[dict[str, Any]] = []
-                frame = next_of(watch, "watch", log)
+                frame = next_of(watch, "watch", log=log)
                 check({**frame, "events": log})
 
 
@@ -212,7 +174,7 @@ def test_a_spectator_never_gets_a_hidden_card(client: TestClient, seed: int) -> 
     assert join(client, made, cid)["seat"] is None
     with client.websocket_connect(f"/ws/watch/{made['invite']}") as watch:
         log: list[dict[str, Any]] = []
-        first = next_of(watch, "watch", log)
+        first = next_of(watch, "watch", log=log)
         check({**first, "events": log})
         last = play(client, [made, bobs], random.Random(seed), watch=watch, check=check)
         watch.send_json({"type": "act", "action": "next"})

@@ -25,6 +25,7 @@ from bummerl.server import create_app
 from bummerl.server.limits import Limits
 from bummerl.server.online import KEY_HEADER
 from bummerl.store import GameStore
+from helpers.players import invite, join, key, next_of, register
 from helpers.web import ServerProcess, free_port, running_server
 
 
@@ -32,38 +33,6 @@ from helpers.web import ServerProcess, free_port, running_server
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(home=tmp_path, workers=0)) as c:
         yield c
-
-
-def register(client: TestClient, name: str) -> dict[str, Any]:
-    answer = client.post("/api/players", json={"name": name})
-    assert answer.status_code == 201, answer.text
-    result: dict[str, Any] = answer.json()
-    return result
-
-
-def key(player: dict[str, Any]) -> dict[str, str]:
-    return {KEY_HEADER: player["key"]}
-
-
-def invite(client: TestClient, host: dict[str, Any], **body: Any) -> dict[str, Any]:
-    answer = client.post("/api/friends", json=body, headers=key(host))
-    assert answer.status_code == 201, answer.text
-    result: dict[str, Any] = answer.json()
-    return result
-
-
-def join(client: TestClient, made: dict[str, Any], player: dict[str, Any]) -> dict[str, Any]:
-    answer = client.post(f"/api/friends/{made['invite']}/join", headers=key(player))
-    assert answer.status_code == 200, answer.text
-    result: dict[str, Any] = answer.json()
-    return result
-
-
-def next_of(ws: Any, kind: str) -> dict[str, Any]:
-    while True:
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == kind:
-            return msg
 
 
 def stored(client: TestClient) -> list[tuple[str, str, int]]:

@@ -21,6 +21,7 @@ from bummerl.errors import BummerlError
 from bummerl.server import create_app
 from bummerl.server.online import KEY_HEADER
 from bummerl.server.presence import Clocks, Presence, TimeControl
+from helpers.players import invite, join, next_of, register, socket
 
 AWAY = 180.0
 
@@ -53,36 +54,14 @@ def client(tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
         yield c
 
 
-def register(client: TestClient, name: str) -> dict[str, Any]:
-    answer = client.post("/api/players", json={"name": name})
-    assert answer.status_code == 201, answer.text
-    result: dict[str, Any] = answer.json()
-    return result
-
-
 Json = dict[str, Any]
 
 
 def pair(client: TestClient, **body: Any) -> tuple[Json, Json, Json, Json]:
     """Ann invites, Bob takes the seat: (ann, bob, ann's seat answer, bob's seat answer)."""
     ann, bob = register(client, "Ann"), register(client, "Bob")
-    made = client.post("/api/friends", json=body, headers={KEY_HEADER: ann["key"]})
-    assert made.status_code == 201, made.text
-    joined = client.post(f"/api/friends/{made.json()['invite']}/join", headers={KEY_HEADER: bob["key"]})
-    assert joined.status_code == 200, joined.text
-    return ann, bob, made.json(), joined.json()
-
-
-def socket(client: TestClient, seat: dict[str, Any]) -> Any:
-    return client.websocket_connect(f"/ws/games/{seat['id']}?token={seat['token']}")
-
-
-def next_of(ws: Any, kind: str, until: Any = None) -> dict[str, Any]:
-    """The next message of ``kind`` (for which ``until(message)`` holds, if given)."""
-    while True:
-        msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == kind and (until is None or until(msg)):
-            return msg
+    made = invite(client, ann, **body)
+    return ann, bob, made, join(client, made, bob)
 
 
 def claim(client: TestClient, seat: dict[str, Any]) -> Any:

@@ -8,7 +8,8 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-__all__ = ["KEY", "finish_computer_game", "friend_game", "key", "next_of", "play_friends", "register"]
+__all__ = ["KEY", "finish_computer_game", "friend_game", "invite", "join", "key", "next_of", "play_friends",
+           "register", "socket"]
 
 #: The header with the player key.
 KEY = "X-Player-Key"
@@ -27,22 +28,47 @@ def key(player: dict[str, Any]) -> dict[str, str]:
     return {KEY: player["key"]}
 
 
+def invite(client: TestClient, host: dict[str, Any], **body: Any) -> dict[str, Any]:
+    """An invitation by ``host`` (``body``): ``{"invite", "id", "token", ...}``."""
+    answer = client.post("/api/friends", json=body, headers=key(host))
+    assert answer.status_code == 201, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def join(client: TestClient, made: dict[str, Any], player: dict[str, Any]) -> dict[str, Any]:
+    """``player`` takes the free seat of the invitation ``made`` (a request without a body): the seat's
+    answer."""
+    answer = client.post(f"/api/friends/{made['invite']}/join", headers=key(player))
+    assert answer.status_code == 200, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def socket(client: TestClient, seat: dict[str, Any]) -> Any:
+    """The seat's game WebSocket (a context manager)."""
+    return client.websocket_connect(f"/ws/games/{seat['id']}?token={seat['token']}")
+
+
 def friend_game(client: TestClient, host: dict[str, Any], guest: dict[str, Any], *,
                 join: dict[str, Any] | None = None, **body: Any) -> list[dict[str, Any]]:
     """An invitation by ``host`` (``body``) taken by ``guest`` (``join``: the join request's body): both
     seats' answers (``id``, ``token``, ...)."""
-    made = client.post("/api/friends", json=body, headers=key(host))
-    assert made.status_code == 201, made.text
-    joined = client.post(f"/api/friends/{made.json()['invite']}/join", json=join or {}, headers=key(guest))
+    made = invite(client, host, **body)
+    joined = client.post(f"/api/friends/{made['invite']}/join", json=join or {}, headers=key(guest))
     assert joined.status_code == 200, joined.text
-    return [made.json(), joined.json()]
+    return [made, joined.json()]
 
 
-def next_of(ws: Any, kind: str) -> dict[str, Any]:
-    """The next message of ``kind``."""
+def next_of(ws: Any, kind: str, until: Any = None, *,
+            log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The next message of ``kind`` (for which ``until(message)`` holds, if given); the events before it go
+    to ``log``, if given."""
     while True:
         msg: dict[str, Any] = ws.receive_json()
-        if msg["type"] == kind:
+        if msg["type"] == "events" and log is not None:
+            log += msg["events"]
+        if msg["type"] == kind and (until is None or until(msg)):
             return msg
 
 
