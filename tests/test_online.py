@@ -17,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from bummerl.server import create_app
 from bummerl.server.online import KEY_HEADER
-from helpers.players import invite, join, key, next_of, register, socket
+from helpers.players import invite, join, key, next_of, play_friends, register, socket
 from helpers.web import cards_mentioned, hidden_from
 
 
@@ -95,32 +95,6 @@ def test_the_host_waits_for_the_friend_and_sees_their_name_arrive(client: TestCl
         assert next_of(ws, "view")["players"][1] == {"name": "Bob", "kind": "human"}
 
 
-def play(client: TestClient, seats: list[dict[str, Any]], rng: random.Random, *,
-         until_tricks: int | None = None, watch: Any = None, check: Any = None) -> dict[str, Any]:
-    """Both seats play random legal moves (``next`` between deals) until the game is over or the first deal
-    has ``until_tricks`` tricks; ``check(frame)`` sees every spectator frame. Answers the last view."""
-    with socket(client, seats[0]) as a, socket(client, seats[1]) as b:
-        sockets = [a, b]
-        views = [next_of(s, "view") for s in sockets]
-        while True:
-            view = views[0]
-            if view["phase"] == "game_over":
-                return view
-            if until_tricks is not None and len(view["deal"]["tricks"]) >= until_tricks:
-                return view
-            if view["phase"] == "deal_over":
-                actor, action = 0, "next"
-            else:
-                actor = view["waiting_for"]
-                action = rng.choice(views[actor]["deal"]["legal"])
-            sockets[actor].send_json({"type": "act", "action": action})
-            views = [next_of(s, "view") for s in sockets]
-            if watch is not None:
-                log: list[dict[str, Any]] = []
-                frame = next_of(watch, "watch", log=log)
-                check({**frame, "events": log})
-
-
 def test_both_seats_play_and_an_action_for_the_other_seat_is_refused(client: TestClient) -> None:
     ann, bob = register(client, "Ann"), register(client, "Bob")
     made = invite(client, ann)
@@ -134,7 +108,7 @@ def test_both_seats_play_and_an_action_for_the_other_seat_is_refused(client: Tes
         move = views[1 - idle]["deal"]["legal"][0]
         [a, b][idle].send_json({"type": "act", "action": move})
         assert "turn" in next_of([a, b][idle], "error")["reason"]
-    last = play(client, seats, random.Random(1), until_tricks=2)
+    last = play_friends(client, seats, random.Random(1), until_tricks=2)
     assert len(last["deal"]["tricks"]) >= 2
 
 
@@ -143,14 +117,14 @@ def test_a_server_restart_gives_each_player_back_their_seat(tmp_path: Path) -> N
         ann, bob = register(client, "Ann"), register(client, "Bob")
         made = invite(client, ann)
         bobs = join(client, made, bob)
-        before = play(client, [made, bobs], random.Random(2), until_tricks=2)
+        before = play_friends(client, [made, bobs], random.Random(2), until_tricks=2)
     with TestClient(create_app(home=tmp_path, workers=0)) as client:
         again = [join(client, made, ann), join(client, made, bob)]
         assert [s["token"] for s in again] == [made["token"], bobs["token"]]
         with socket(client, again[1]) as b:
             view = next_of(b, "view")
         assert view["deal"]["tricks"] == before["deal"]["tricks"] and view["players"][1]["name"] == "Bob"
-        after = play(client, again, random.Random(3), until_tricks=3)
+        after = play_friends(client, again, random.Random(3), until_tricks=3)
         assert after["deal"]["tricks"][:len(before["deal"]["tricks"])] == before["deal"]["tricks"]
 
 
@@ -176,7 +150,7 @@ def test_a_spectator_never_gets_a_hidden_card(client: TestClient, seed: int) -> 
         log: list[dict[str, Any]] = []
         first = next_of(watch, "watch", log=log)
         check({**first, "events": log})
-        last = play(client, [made, bobs], random.Random(seed), watch=watch, check=check)
+        last = play_friends(client, [made, bobs], random.Random(seed), watch=watch, check=check)
         watch.send_json({"type": "act", "action": "next"})
         assert "only watch" in next_of(watch, "error")["reason"]
     # The deal seeds are random: a short Bummerl (three deals won by 3) gave only 17 frames once.
@@ -194,14 +168,14 @@ def test_a_spectator_socket_needs_a_real_invitation(client: TestClient) -> None:
 def test_a_rated_game_updates_both_ratings_once_and_an_unrated_one_none(client: TestClient) -> None:
     ann, bob = register(client, "Ann"), register(client, "Bob")
     made = invite(client, ann)
-    last = play(client, [made, join(client, made, bob)], random.Random(6))
+    last = play_friends(client, [made, join(client, made, bob)], random.Random(6))
     winner, loser = (ann, bob) if last["winner"] == 0 else (bob, ann)
     mine = client.get("/api/players/me", headers=key(winner)).json()
     theirs = client.get("/api/players/me", headers=key(loser)).json()
     assert mine["rating"] > 1500 > theirs["rating"] and mine["games"] == theirs["games"] == 1
     assert mine["deviation"] < 350 and mine["friend_games"][0]["state"] == "finished"
     unrated = invite(client, ann, rated=False)
-    play(client, [unrated, join(client, unrated, bob)], random.Random(7))
+    play_friends(client, [unrated, join(client, unrated, bob)], random.Random(7))
     assert client.get("/api/players/me", headers=key(winner)).json()["rating"] == mine["rating"]
     assert client.get(f"/api/games/{made['id']}/record").status_code == 200
 
@@ -275,7 +249,7 @@ def test_a_rematch_swaps_the_seats_and_both_players_land_in_the_same_game(client
     bobs = join(client, made, bob)
     early = client.post(f"/api/friends/{made['invite']}/rematch", headers=key(ann))
     assert early.status_code == 400 and "once the Bummerl is over" in early.json()["error"]
-    play(client, [made, bobs], random.Random(8))
+    play_friends(client, [made, bobs], random.Random(8))
     answer = client.post(f"/api/friends/{made['invite']}/rematch", headers=key(ann))
     assert answer.status_code == 200, answer.text
     anns = answer.json()

@@ -73,16 +73,20 @@ def next_of(ws: Any, kind: str, until: Any = None, *,
 
 
 def play_friends(client: TestClient, seats: list[dict[str, Any]], rng: random.Random, *,
-                 deals: int | None = None) -> dict[str, Any]:
-    """Both seats play random legal moves until the Bummerl is over (or ``deals`` deals are over and the
-    next one has begun); answers seat 0's last view."""
-    with client.websocket_connect(f"/ws/games/{seats[0]['id']}?token={seats[0]['token']}") as a, \
-            client.websocket_connect(f"/ws/games/{seats[1]['id']}?token={seats[1]['token']}") as b:
+                 deals: int | None = None, until_tricks: int | None = None, watch: Any = None,
+                 check: Any = None) -> dict[str, Any]:
+    """Both seats play random legal moves (``next`` between deals) until the Bummerl is over (or ``deals``
+    deals are over and the next one has begun, or the deal has ``until_tricks`` tricks); ``check(frame)``
+    sees the spectator's frame on ``watch`` (its events since the last one in ``"events"``) after every
+    action. Answers seat 0's last view."""
+    with socket(client, seats[0]) as a, socket(client, seats[1]) as b:
         sockets = [a, b]
         views = [next_of(s, "view") for s in sockets]
         while True:
             view = views[0]
             if view["phase"] == "game_over":
+                return view
+            if until_tricks is not None and len(view["deal"]["tricks"]) >= until_tricks:
                 return view
             if view["phase"] == "deal_over":
                 if deals is not None and len(view["sheet"]) >= deals:
@@ -94,6 +98,10 @@ def play_friends(client: TestClient, seats: list[dict[str, Any]], rng: random.Ra
                 action = rng.choice(views[actor]["deal"]["legal"])
             sockets[actor].send_json({"type": "act", "action": action})
             views = [next_of(s, "view") for s in sockets]
+            if watch is not None:
+                log: list[dict[str, Any]] = []
+                frame = next_of(watch, "watch", log=log)
+                check({**frame, "events": log})
 
 
 def finish_computer_game(client: TestClient, seat: dict[str, Any], *,
