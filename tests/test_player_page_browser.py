@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 
 from bummerl.server import create_app
 from helpers.players import finish_computer_game, friend_game, key, play_friends, register
-from helpers.web import CHROMIUM, CHROMIUM_ARGS, ServerProcess, browser_or_skip, running_server
+from helpers.web import ServerProcess, browser_fixture, browser_or_skip, new_page, running_server
 
 playwright_api = browser_or_skip()
 expect = playwright_api.expect
@@ -70,21 +70,13 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProc
         yield server, made
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+browser = browser_fixture(playwright_api)
 
 
 def _tab(browser: Any, server: ServerProcess, player: dict[str, Any], errors: list[str]) -> Any:
     """A browser context with ``player``'s key in its local storage."""
-    context = browser.new_context(viewport={"width": 1100, "height": 900}, accept_downloads=True)
-    context.set_default_timeout(TIMEOUT)
+    tab = new_page(browser, TIMEOUT, height=900, errors=errors, console=False, accept_downloads=True)
     expect.set_options(timeout=TIMEOUT)
-    tab = context.new_page()
-    tab.on("pageerror", lambda e: errors.append(str(e)))
     tab.goto(server.url + "/rules")
     tab.evaluate("p => localStorage.setItem('bummerl.player', JSON.stringify(p))",
                  {"name": player["name"], "key": player["key"]})

@@ -4,49 +4,38 @@ generous timeouts: the CI machine has two cores."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from helpers.web import CHROMIUM, CHROMIUM_ARGS, ServerProcess, browser_or_skip, running_server
+from helpers.web import (
+    ServerProcess,
+    browser_fixture,
+    browser_or_skip,
+    new_page,
+    server_fixture,
+    with_settings,
+)
 
 playwright_api = browser_or_skip()
 
 expect = playwright_api.expect
 TIMEOUT = 30_000  # ms
 DECK = "JH KH QH JC QC KC AH AS TH JD QD TC AC KD TD AD JS QS KS TS"
-SETTINGS = '{"speed": "instant", "cards": "french", "level": "easy", "rules": "standard"}'
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with running_server(tmp_path_factory.mktemp("web")) as s:
-        yield s
+browser = browser_fixture(playwright_api)
+server = server_fixture("web")
 
 
 class Page:
     """A page of the game, with the console's errors collected."""
 
     def __init__(self, browser: Any, server: ServerProcess, width: int = 1280, height: int = 800) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": height})
-        self.context.set_default_timeout(TIMEOUT)
-        expect.set_options(timeout=TIMEOUT)
-        self.page = self.context.new_page()
         self.errors: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(server.url + "/")
-        self.page.evaluate(f"localStorage.setItem('bummerl.settings', '{SETTINGS}')")
+        self.page = new_page(browser, TIMEOUT, width=width, height=height, errors=self.errors)
+        self.context = self.page.context
+        expect.set_options(timeout=TIMEOUT)
+        with_settings(self.page, server)
 
     def game(self) -> Any:
         return self.page.locator("#game")

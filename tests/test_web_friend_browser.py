@@ -21,21 +21,27 @@ import random
 import re
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from bummerl.store import GameStore
 from bummerl.table import Seat, Table
-from helpers.web import CHROMIUM, CHROMIUM_ARGS, ServerProcess, browser_or_skip, cards_mentioned, hidden_from
+from helpers.web import (
+    ServerProcess,
+    browser_fixture,
+    browser_or_skip,
+    cards_mentioned,
+    choose_name,
+    hidden_from,
+    new_page,
+    with_settings,
+)
 
 playwright_api = browser_or_skip()
 
 expect = playwright_api.expect
 TIMEOUT = 60_000  # ms: a loaded two-core machine
-SETTINGS = '{"speed": "instant", "cards": "french", "level": "easy", "rules": "standard"}'
 #: A card anywhere in a text: a code (QH) or a French name (Q♥, 10♥), standing alone.
 CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:([9JQKTA][CDHS])|(10|[9JQKA])([♣♦♥♠]))(?![0-9A-Za-z])")
 SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
@@ -74,12 +80,7 @@ def this_deal(message: dict[str, Any], deal_number: int) -> set[str]:
     return cards_mentioned(message) | cards_in_text(json.dumps(message, ensure_ascii=False))
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+browser = browser_fixture(playwright_api)
 
 
 def wait_until(page: Any, condition: Callable[[], bool], what: str, timeout: float = TIMEOUT / 1000,
@@ -98,18 +99,14 @@ class Person:
 
     def __init__(self, browser: Any, server: ServerProcess, name: str, socket_path: str) -> None:
         self.name = name
-        self.context = browser.new_context(viewport={"width": 1100, "height": 800})
-        self.context.set_default_timeout(TIMEOUT)
-        self.page = self.context.new_page()
         self.errors: list[str] = []
         self.frames: list[str] = []  # every frame received on the followed socket, as sent
         self.events = 0
         self.last: dict[str, Any] | None = None  # the last view (or watch) frame after the last events
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page = new_page(browser, TIMEOUT, errors=self.errors)
+        self.context = self.page.context
         self.page.on("websocket", lambda ws: self._follow(ws) if socket_path in ws.url else None)
-        self.page.goto(server.url + "/")
-        self.page.evaluate(f"localStorage.setItem('bummerl.settings', '{SETTINGS}')")
+        with_settings(self.page, server)
 
     def _follow(self, ws: Any) -> None:
         ws.on("framereceived", self._frame)
@@ -125,8 +122,7 @@ class Person:
             self.last = message
 
     def choose_name(self) -> None:
-        self.page.fill("#name", self.name)
-        self.page.click('[data-action="name"]')
+        choose_name(self.page, self.name)
 
     def game(self) -> Any:
         return self.page.locator("#game")

@@ -10,48 +10,38 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
-import pytest
-
-from helpers.web import CHROMIUM, CHROMIUM_ARGS, ServerProcess, browser_or_skip, running_server
+from helpers.web import (
+    ServerProcess,
+    browser_fixture,
+    browser_or_skip,
+    choose_name,
+    new_page,
+    server_fixture,
+    with_settings,
+)
 
 playwright_api = browser_or_skip()
 
 expect = playwright_api.expect
 TIMEOUT = 60_000  # ms
-SETTINGS = '{"speed": "instant", "cards": "french", "level": "easy", "rules": "standard"}'
 NAME = '<img src=x onerror="window.pwned=1"><svg onload="window.pwned=2">Ann'  # no "/": a path segment
 CHAT = '<b onclick="x()">hi</b><img src=y onerror="window.pwned=3">'
 #: Elements the markup would make if a page used it as HTML.
 INJECTED = 'img[src="x"], img[src="y"], [onerror], [onclick], [onload]'
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with running_server(tmp_path_factory.mktemp("markup")) as s:
-        yield s
+browser = browser_fixture(playwright_api)
+server = server_fixture("markup")
 
 
 def person(browser: Any, server: ServerProcess, name: str) -> Any:
-    context = browser.new_context(viewport={"width": 1100, "height": 800})
-    context.set_default_timeout(TIMEOUT)
-    page = context.new_page()
-    page.goto(server.url + "/")
-    page.evaluate(f"localStorage.setItem('bummerl.settings', '{SETTINGS}')")
+    page = new_page(browser, TIMEOUT)
+    with_settings(page, server)
     page.goto(server.url + "/friend")
-    page.fill("#name", name)
-    page.click('[data-action="name"]')
+    choose_name(page, name)
     expect(page.locator("#me-name")).to_have_text(name)
     return page
 

@@ -1,11 +1,13 @@
 """Helpers for the web server tests: the cards a frame mentions, the cards a seat may not see, a computer
-that waits at a gate, a server in a subprocess, and a headless Chromium."""
+that waits at a gate, a server in a subprocess, and a headless Chromium (the ``browser`` and ``server``
+fixtures of the browser tests, a page in its own context)."""
 
 from __future__ import annotations
 
 import os
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +20,20 @@ __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "GATE_ENV",
+    "SETTINGS",
     "ServerProcess",
+    "browser_fixture",
     "browser_or_skip",
     "cards_mentioned",
+    "choose_name",
     "free_port",
     "gated_decide",
     "hidden_from",
     "matching_state",
+    "new_page",
     "running_server",
+    "server_fixture",
+    "with_settings",
 ]
 
 #: Launch options for Debian's chromium (no sandbox in containers, nothing fetched from the internet).
@@ -53,6 +61,64 @@ def browser_or_skip() -> Any:
         pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)",
                     allow_module_level=True)
     return api
+
+
+def browser_fixture(api: Any) -> Any:
+    """A module-scoped fixture ``browser``: Debian's chromium launched headless by Playwright's ``api`` (what
+    :func:`browser_or_skip` answers). A test module takes it as ``browser = browser_fixture(api)``."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def browser() -> Iterator[Any]:
+        with api.sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield b
+            b.close()
+
+    return browser
+
+
+def server_fixture(name: str) -> Any:
+    """A module-scoped fixture ``server``: ``bummerl serve`` in a subprocess on a new data directory named
+    after ``name``. A test module takes it as ``server = server_fixture("web")``."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+        with running_server(tmp_path_factory.mktemp(name)) as s:
+            yield s
+
+    return server
+
+
+#: The page settings of the browser tests: no animations, French card names, the easy computer.
+SETTINGS = '{"speed": "instant", "cards": "french", "level": "easy", "rules": "standard"}'
+
+
+def new_page(browser: Any, timeout: int, *, width: int = 1100, height: int = 800,
+             errors: list[str] | None = None, console: bool = True, **options: Any) -> Any:
+    """A page in a new browser context (``options`` go to the context) that waits at most ``timeout`` ms;
+    the page's uncaught errors (and, if ``console``, its console's errors) go to ``errors`` if given."""
+    context = browser.new_context(viewport={"width": width, "height": height}, **options)
+    context.set_default_timeout(timeout)
+    page = context.new_page()
+    if errors is not None:
+        if console:
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def with_settings(page: Any, server: ServerProcess) -> None:
+    """Open the server's landing page and store :data:`SETTINGS` in its local storage."""
+    page.goto(server.url + "/")
+    page.evaluate(f"localStorage.setItem('bummerl.settings', '{SETTINGS}')")
+
+
+def choose_name(page: Any, name: str) -> None:
+    """Choose ``name`` on the /friend page."""
+    page.fill("#name", name)
+    page.click('[data-action="name"]')
 
 
 _CODE = re.compile(r"^(?:play )?([9JQKTA][CDHS])$")
