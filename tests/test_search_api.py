@@ -12,9 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bummerl.search
-from bummerl import Deal, Rules
+from bummerl import Deal, Rules, Setup
 from bummerl.actions import CLAIM
-from bummerl.cards import mask_of, parse_cards
 from bummerl.rules import PRESETS
 from bummerl.search import BACKEND, Solution, principal_variation, solve, solve_actions, solve_full
 from bummerl.search.reference import outcome_value
@@ -78,10 +77,7 @@ def test_a_whole_deal_has_a_full_solution() -> None:
 
 
 def test_a_correct_claim_is_taken_at_once() -> None:
-    deal = Deal.from_state(
-        Rules.preset("standard"), hands=(mask_of(parse_cards("AS TS")), mask_of(parse_cards("KS QS"))),
-        trump_suit=3, tricks_won=(4, 4), card_points=(70, 22),
-    )
+    deal = Deal.from_setup(Setup.parse("standard SAT/SKQ - S 0 70/22 4/4"))
     assert solve(deal) == solve_actions(deal)[CLAIM] == 2  # the opponent has under 33
     assert principal_variation(deal) == [CLAIM]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bummerl import Deal, Outcome, Rules
+from bummerl import Deal, Outcome, Rules, Setup
 from bummerl.actions import CLAIM, PASS
 from bummerl.cards import mask_of, parse_cards
 from bummerl.search.reference import outcome_value, reference_action_values, reference_value
@@ -25,16 +25,14 @@ def test_an_outcome_is_worth_its_game_points_to_the_winner_and_the_negative_to_t
 def test_a_claim_is_valued_by_what_the_engine_makes_of_it() -> None:
     # Player 0 has 52 points with AS TS against KS QS (spades trump): either card wins 66+ at once,
     # while claiming now is false (player 1 has a trick: 2 game points to player 1).
-    deal = Deal.from_state(STANDARD, hands=(hand("AS TS"), hand("KS QS")), trump_suit=3,
-                           tricks_won=(4, 4), card_points=(52, 40))
+    deal = Deal.from_setup(Setup.parse("standard SAT/SKQ - S 0 52/40 4/4"))
     values = {str(a): v for a, v in reference_action_values(deal).items()}
     assert values == {"play TS": 1, "play AS": 1, "claim": -2}
     assert reference_value(deal) == 1
 
 
 def test_after_the_last_trick_the_winner_takes_the_better_of_claim_and_pass() -> None:
-    deal = Deal.from_state(STANDARD, hands=(hand("AS"), hand("JH")), trump_suit=3, tricks_won=(4, 5),
-                           card_points=(51, 56))
+    deal = Deal.from_setup(Setup.parse("standard SA/HJ - S 0 51/56 4/5"))
     deal.apply("play AS")
     deal.apply("play JH")  # player 0 wins the last trick with 64 points: no 66, so pass scores 1
     values = reference_action_values(deal)
