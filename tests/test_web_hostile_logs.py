@@ -131,6 +131,7 @@ def test_a_server_with_planted_bugs_logs_its_errors_without_a_card(tmp_path: Pat
     log = err.decode("utf-8", "replace")
     assert "Exception in ASGI application" in log and f"RuntimeError: {MARKER} in act: <Deal" in log, log
     assert f"WARNING:bummerl.server.games:{MARKER}" in log or f"{MARKER}: about to fail" in log, log
+    assert "the computer (easy) failed to move" in log and f"{MARKER} in the computer" in log, log
     leaks = [line for line in log.splitlines() if redact(line) != line]
     assert leaks == [], leaks
     assert not [t for t in tokens if t in log]

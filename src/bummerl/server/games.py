@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import sys
 import weakref
@@ -37,6 +38,8 @@ from bummerl.store import Appended, StoreError
 from bummerl.table import CardStyle, Event, IllegalMove
 
 __all__ = ["LEVELS", "GameHub", "GameUnavailable", "Listener", "LiveGame", "SeatSpec"]
+
+_log = logging.getLogger(__name__)
 
 #: The computer levels a new web game may be played against (a resumed terminal game may also name
 #: ``random``).
@@ -200,6 +203,8 @@ class LiveGame:
                 action = await self.hub.thinker.decide(level, self.seed, view)
             except Exception as err:  # a worker that died must not end the game: report and stop
                 self.thinking = False
+                # server.logs takes any card or token out of the message and the traceback
+                _log.error("game %s: the computer (%s) failed to move", self.id, level, exc_info=err)
                 for listener in list(self.listeners):
                     listener.send(error_message(f"the computer failed to move ({type(err).__name__}); "
                                                 "reload the page to try again"))
