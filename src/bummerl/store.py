@@ -297,6 +297,12 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
+def _state_after(score: tuple[int, int]) -> State:
+    """The state of a game stored with ``score`` (game points still needed): ``finished`` once somebody has
+    won, else ``playing`` (a game played on after it was abandoned is played again)."""
+    return "finished" if min(score) <= 0 else "playing"
+
+
 # ----------------------------------------------------------------------------------------------- leases
 
 
@@ -577,7 +583,7 @@ class GameStore:
                 f"UPDATE games SET updated = ?, state = CASE id {cases} END, score0 = CASE id {cases} END, "
                 f"score1 = CASE id {cases} END WHERE id IN ({marks})",
                 [_now(),
-                 *[x for p in parts for x in (p.game_id, "finished" if min(p.score) <= 0 else "playing")],
+                 *[x for p in parts for x in (p.game_id, _state_after(p.score))],
                  *[x for p in parts for x in (p.game_id, p.score[0])],
                  *[x for p in parts for x in (p.game_id, p.score[1])], *ids])
 
@@ -608,9 +614,8 @@ class GameStore:
             new = [(game_id, index, seq, a) for seq, a in enumerate(deal.actions) if seq >= len(have)]
             db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)", new)
         score = record.scores[-1] if record.scores else (target, target)
-        state = "finished" if min(score) <= 0 else "playing"  # played on: an abandoned game is played again
         db.execute("UPDATE games SET updated = ?, state = ?, score0 = ?, score1 = ? WHERE id = ?",
-                   (_now(), state, score[0], score[1], game_id))
+                   (_now(), _state_after(score), score[0], score[1], game_id))
 
     def finish(self, game_id: str, state: State = "abandoned") -> None:
         """Mark a game ``abandoned`` (given up while unfinished; playing on makes it ``playing`` again) or
