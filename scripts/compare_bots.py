@@ -6,7 +6,9 @@ noise: a small difference shows up in far fewer deals than in two separate arena
 
     python scripts/compare_bots.py expert "expert:lookahead=100" --opponent pimc --pairs 1000 --workers 2
 
-A spec is a bot name with optional keyword arguments for its class: ``expert:samples=200,infer=False``.
+A spec is a bot class's short name with optional keyword arguments for it: ``expert:samples=200,infer=False``;
+a dotted class path with them: ``bummerl.bots.expert.ExpertBot:lookahead=100``; or a registered bot's name
+without them: ``expert-v1``.
 The base version's deals can be kept in ``--cache FILE`` (JSON) and reused for the next variant.
 """
 
@@ -45,9 +47,17 @@ def make(spec: str, seed: int) -> Bot:
     import importlib
 
     name, _, args = spec.partition(":")
-    if name not in CLASSES:
-        raise SystemExit(f"unknown bot {name!r}; known: {', '.join(CLASSES)}")
-    module, _, attr = CLASSES[name].partition(":")
+    if name not in CLASSES and "." not in name:
+        if args:
+            raise SystemExit(f"{name!r} takes no options here; give a class ({', '.join(CLASSES)}) or a "
+                             "dotted class path to pass options")
+        from bummerl.bots.registry import UnknownBotError, make_bot
+
+        try:
+            return make_bot(name, seed)
+        except UnknownBotError as error:
+            raise SystemExit(str(error)) from None
+    module, _, attr = CLASSES[name].partition(":") if name in CLASSES else name.rpartition(".")
     cls = getattr(importlib.import_module(module), attr)
     kwargs: dict[str, Any] = {}
     for item in filter(None, args.split(",")):
