@@ -15,6 +15,7 @@ from typer.testing import CliRunner, Result
 
 import bummerl
 from bummerl.cli import app
+from bummerl.records import GameRecord
 from bummerl.rules import Rules
 from bummerl.session import PlaySession
 from bummerl.store import DB_NAME, GameStore
@@ -282,7 +283,7 @@ def test_resume_leaves_games_between_two_people_to_the_browser(home: Path, termi
     game = Bummerl(Rules.preset("standard"), seed=2, first_dealer=0)
     with GameStore.open(home) as store:
         people = store.create(rules=game.rules, level="human", seed=2, cards="french", first_dealer=0,
-                              record=game.record())  # played last
+                              record=GameRecord.from_game(game))  # played last
         latest = store.latest_playing()
         assert latest is not None and latest.id == people.id
     assert play("--resume").exit_code == 0

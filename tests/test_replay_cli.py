@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from bummerl import Deal, Rules
 from bummerl.cli import app
-from bummerl.records import DealRecord
+from bummerl.records import DealRecord, GameRecord
 from bummerl.rules import PRESETS
 from helpers.dealkit import finished_game
 
@@ -260,7 +260,7 @@ def test_the_readable_replay_of_an_unfinished_deal_says_who_is_to_move(tmp_path:
 
 def test_a_game_record_replays_every_deal_and_the_score(tmp_path: Path) -> None:
     game = finished_game("standard", 3)
-    result = run(write(tmp_path, game.record().dumps()), "--json")
+    result = run(write(tmp_path, GameRecord.from_game(game).dumps()), "--json")
     assert result.exit_code == 0, result.output
     [line] = result.stdout.splitlines()
     body = json.loads(line)
@@ -273,7 +273,7 @@ def test_a_game_record_replays_every_deal_and_the_score(tmp_path: Path) -> None:
 
 def test_the_readable_game_replay_gives_each_deal_and_the_winner(tmp_path: Path) -> None:
     game = finished_game("standard", 4)
-    out = run(write(tmp_path, game.record().dumps())).stdout
+    out = run(write(tmp_path, GameRecord.from_game(game).dumps())).stdout
     assert f"Player {game.winner} wins the Bummerl, score {game.score[0]} : {game.score[1]}" in out
     for summary in game.finished:  # standard rules: no draws
         o = summary.outcome
@@ -282,7 +282,7 @@ def test_the_readable_game_replay_gives_each_deal_and_the_winner(tmp_path: Path)
 
 
 def test_a_game_record_with_a_wrong_score_is_an_error(tmp_path: Path) -> None:
-    body = json.loads(finished_game("standard", 5).record().dumps())
+    body = json.loads(GameRecord.from_game(finished_game("standard", 5)).dumps())
     body["scores"][0] = [7, 7]
     result = run(write(tmp_path, json.dumps(body)), "--json")
     assert_one_line_error(result, "error: deal 1: the record gives the score [7, 7] after this deal")

@@ -317,7 +317,8 @@ def legacy(home: Path, name: str, **fields: object) -> Path:
     for _ in range(5):
         game.apply(game.deal.legal_actions()[0])
     body: dict[str, object] = {
-        "format": "bummerl-game/1", "id": name, "level": "hard", "seed": 9, "record": game.record().to_json(),
+        "format": "bummerl-game/1", "id": name, "level": "hard", "seed": 9,
+        "record": GameRecord.from_game(game).to_json(),
         "human_seat": 0, "cards": "german", "created": "2025-01-02T03:04:05+00:00",
         "updated": "2025-01-02T03:05:00+00:00", "results": [], "score": [7, 7], "finished": False,
         "winner": None,

@@ -21,7 +21,7 @@ from bummerl.store import Appended, GameBusy, GameNotFound, GameStore, StoreErro
 def _new(store: GameStore, seed: int, rules: str = "standard") -> tuple[str, Bummerl]:
     game = Bummerl(Rules.preset(rules), seed=seed, first_dealer=1)
     stored = store.create(rules=game.rules, level="easy", seed=seed, cards="french", first_dealer=1,
-                          record=game.record())
+                          record=GameRecord.from_game(game))
     return stored.id, game
 
 
@@ -47,17 +47,18 @@ def test_appending_stores_every_game_as_sync_would(tmp_path_factory: pytest.Temp
     rng = random.Random(seed)
     with GameStore.open(tmp_path_factory.mktemp("store")) as store:
         games = [_new(store, seed + i, rules) for i in range(3)]
-        known = {game_id: _stored(game.record()) for game_id, game in games}
+        known = {game_id: _stored(GameRecord.from_game(game)) for game_id, game in games}
         for steps in saves:  # each save: every game moves a few steps (new deals too), then one append
             for _ in range(steps):
                 for _, game in games:
                     _step(game, rng)
-            parts = [Appended.of(game_id, game.record(), known[game_id]) for game_id, game in games]
+            parts = [Appended.of(game_id, GameRecord.from_game(game), known[game_id])
+                     for game_id, game in games]
             store.append_many(parts)
             known = {p.game_id: p.stored for p in parts}
         for game_id, game in games:
             loaded = store.load(game_id)
-            assert loaded.record == game.record()
+            assert loaded.record == GameRecord.from_game(game)
             assert loaded.finished == game.is_over and loaded.score == game.score
 
 
@@ -65,17 +66,18 @@ def test_a_batch_is_stored_whole_or_not_at_all(tmp_path: Path) -> None:
     rng = random.Random(1)
     with GameStore.open(tmp_path) as store:
         (a, game_a), (b, game_b) = _new(store, 1), _new(store, 2)
-        before = {a: _stored(game_a.record()), b: _stored(game_b.record())}
+        before = {a: _stored(GameRecord.from_game(game_a)), b: _stored(GameRecord.from_game(game_b))}
         for game in (game_a, game_b):
             _step(game, rng)
         # b's part claims less is stored than is: its action would land where one is already
-        store.sync(b, game_b.record())
-        parts = [Appended.of(a, game_a.record(), before[a]), Appended.of(b, game_b.record(), before[b])]
+        store.sync(b, GameRecord.from_game(game_b))
+        parts = [Appended.of(a, GameRecord.from_game(game_a), before[a]),
+                 Appended.of(b, GameRecord.from_game(game_b), before[b])]
         with pytest.raises(StoreError):
             store.append_many(parts)
-        assert store.load(a).record != game_a.record()  # a's action is not stored either
+        assert store.load(a).record != GameRecord.from_game(game_a)  # a's action is not stored either
         store.append_many(parts[:1])
-        assert store.load(a).record == game_a.record()
+        assert store.load(a).record == GameRecord.from_game(game_a)
         with pytest.raises(GameNotFound):
             store.append_many([Appended("no-such-game", (), (), (7, 7), (1, 0))])
 
@@ -84,18 +86,18 @@ def test_a_game_another_live_process_holds_is_not_appended_to(tmp_path: Path) ->
     rng = random.Random(2)
     with GameStore.open(tmp_path) as store:
         game_id, game = _new(store, 3)
-        known = _stored(game.record())
+        known = _stored(GameRecord.from_game(game))
         _step(game, rng)
         parent = os.getppid()  # alive, not us
         store._db.execute("INSERT INTO leases VALUES (?, 'terminal', ?, ?, '', '')",
                           (game_id, parent, socket.gethostname()))
         with pytest.raises(GameBusy):
-            store.append_many([Appended.of(game_id, game.record(), known)])
+            store.append_many([Appended.of(game_id, GameRecord.from_game(game), known)])
 
 
 def test_a_record_shorter_than_the_stored_part_is_refused() -> None:
     game = Bummerl(Rules.preset("standard"), seed=4, first_dealer=1)
     with pytest.raises(StoreError, match="shorter than the stored one"):
-        Appended.of("g", game.record(), (1, 3))
+        Appended.of("g", GameRecord.from_game(game), (1, 3))
     with pytest.raises(StoreError, match="shorter than the stored one"):
-        Appended.of("g", game.record(), (2, 0))
+        Appended.of("g", GameRecord.from_game(game), (2, 0))

@@ -18,14 +18,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
-from typing import TYPE_CHECKING
 
 from bummerl.actions import Action
 from bummerl.engine import Deal, Outcome
 from bummerl.rules import Rules
-
-if TYPE_CHECKING:
-    from bummerl.records import GameRecord
 
 __all__ = ["TARGET", "Bummerl", "DealSummary"]
 
@@ -113,9 +109,3 @@ class Bummerl:
             raise ValueError("the Bummerl is over")
         self.deal = Deal.random(self.rules, self.rng, dealer=1 - self.deal.dealer)
         return self.deal
-
-    def record(self) -> GameRecord:
-        """The game so far as a :class:`~bummerl.records.GameRecord` (``.dumps()`` for JSON)."""
-        from bummerl.records import GameRecord
-
-        return GameRecord.from_game(self)

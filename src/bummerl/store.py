@@ -26,9 +26,9 @@ unique prefix), :meth:`~GameStore.delete`, :meth:`~GameStore.lease` (one player 
 >>> store = GameStore.open(Path(tempfile.mkdtemp()))
 >>> game = Bummerl(Rules.preset("standard"), seed=5, first_dealer=1)
 >>> stored = store.create(rules=game.rules, level="easy", seed=5, cards="french", first_dealer=1,
-...                       record=game.record())
+...                       record=GameRecord.from_game(game))
 >>> game.apply(game.deal.legal_actions()[0])
->>> store.sync(stored.id, game.record())
+>>> store.sync(stored.id, GameRecord.from_game(game))
 >>> again = store.load(stored.id)
 >>> again.state, again.level, again.record.deals[0].actions == (str(game.deal.history[0]),)
 ('playing', 'easy', True)
