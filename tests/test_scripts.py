@@ -65,3 +65,27 @@ def test_compare_bots_plays_both_versions_on_common_seeds(tmp_path: Path,
     assert "3 deck pairs to play" in captured.err and tiny not in captured.err
     assert "0/6 deals played differently" not in captured.out
     assert len(json.loads(cache.read_text(encoding="utf-8"))) == 2
+
+
+def test_a_deciding_match_in_chunks_equals_the_arena_run(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from bummerl.arena.runner import ArenaConfig, run_arena
+    from bummerl.rules import Rules
+
+    script = load("deciding_match")
+    folder = tmp_path / "match"
+    script.main(["plan", str(folder), "--bots", "medium", "easy", "--bummerls", "8", "--seed", "9"])
+    script.main(["run", str(folder), "--workers", "1"])
+    whole = capsys.readouterr().out
+    arena = run_arena(ArenaConfig(("medium", "easy"), Rules.preset("standard"), seed=9, bummerls=8))
+    won = arena.pairings[0].lines[0].bummerls_won
+    assert f"medium       Bummerls {won:5d}" in whole and "decision: medium wins" in whole
+    chunks = sorted(folder.glob("chunk_*.json"))
+    chunks[1].unlink()  # a chunk cut short: the report says interim, the next run plays it again
+    script.main(["report", str(folder)])
+    interim = capsys.readouterr().out
+    assert "INTERIM, 1 of 4 chunks in play order (2 later ones done): not the decision" in interim
+    script.main(["run", str(folder), "--workers", "1"])
+    assert f"medium       Bummerls {won:5d}" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="planned once"):
+        script.main(["plan", str(folder), "--bots", "medium", "easy", "--seed", "9"])

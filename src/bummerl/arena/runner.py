@@ -45,7 +45,7 @@ from bummerl.bots.registry import CMD_PREFIX, UnknownBotError, make_bot
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 
-__all__ = ["ArenaConfig", "ArenaError", "ArenaInterrupted", "chunks", "run_arena"]
+__all__ = ["ArenaConfig", "ArenaError", "ArenaInterrupted", "add_chunk", "chunks", "run_arena"]
 
 #: Chunks in flight per worker: enough to keep every worker busy, few enough to keep memory flat.
 IN_FLIGHT_PER_WORKER = 2
@@ -272,7 +272,7 @@ def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None
             waiting[(task.pairing, task.chunk)] = result
             p = task.pairing
             while (p, next_chunk[p]) in waiting:
-                _add(records[p], waiting.pop((p, next_chunk[p])))
+                add_chunk(records[p], waiting.pop((p, next_chunk[p])))
                 next_chunk[p] += 1
             if progress is not None:
                 progress(2 * task.count)
@@ -297,7 +297,7 @@ def _result(config: ArenaConfig, labels: tuple[str, ...], root: int, records: li
     )
 
 
-def _add(rec: PairingRecord, chunk: ChunkResult) -> None:
+def add_chunk(rec: PairingRecord, chunk: ChunkResult) -> None:
     """Append a chunk (the next in play order) to a pairing's record."""
     offset = len(rec.points)
     rec.points += chunk.points
