@@ -116,3 +116,28 @@ def test_unregister_removes_a_bot() -> None:
     assert "temp" not in bot_names()
     with pytest.raises(UnknownBotError):
         make_bot("temp")
+
+
+def test_a_spec_passes_options_to_the_factorys_keyword_only_parameters() -> None:
+    from bummerl.bots.registry import unregister
+
+    made: list[dict[str, object]] = []
+
+    def factory(seed: int | None, *, think: float = 0.0, deep: bool = False) -> RandomBot:
+        made.append({"seed": seed, "think": think, "deep": deep})
+        return RandomBot(seed)
+
+    register("doc-options", factory, "a bot with options", public=False)
+    try:
+        make_bot("doc-options: think=1.5, deep=true", 4)
+        make_bot("doc-options", 5)
+        assert made == [{"seed": 4, "think": 1.5, "deep": True}, {"seed": 5, "think": 0.0, "deep": False}]
+        with pytest.raises(UnknownBotError, match="has no option 'depth' \\(its options are think, deep\\)"):
+            make_bot("doc-options:depth=2", 1)
+        for bad in ("think", "think=", "think=fast", "think=nan", "2x=1"):
+            with pytest.raises(UnknownBotError, match="bad option"):
+                make_bot(f"doc-options:{bad}", 1)
+        with pytest.raises(UnknownBotError, match="'random' has no option 'think' \\(it takes no options\\)"):
+            make_bot("random:think=1", 1)
+    finally:
+        unregister("doc-options")

@@ -21,6 +21,7 @@ bummerl.bots.registry.UnknownBotError: unknown bot 'nobody' (known bots: ...; or
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -29,7 +30,7 @@ from bummerl.errors import BummerlError
 
 __all__ = [
     "CMD_PREFIX", "BotEntry", "BotFactory", "UnknownBotError", "bot_names", "describe_bots", "make_bot",
-    "register", "unregister",
+    "parse_options", "register", "unregister",
 ]
 
 #: ``factory(seed) -> Bot``: seed None means "seed from the system".
@@ -53,13 +54,21 @@ class BotEntry:
     description: str
     public: bool = True
 
-    def make(self, seed: int | None) -> Bot:
-        """Build the bot, importing its module first if it was registered by path."""
+    def make(self, seed: int | None, options: dict[str, bool | int | float] | None = None) -> Bot:
+        """Build the bot, importing its module first if it was registered by path; ``options`` go to the
+        factory's keyword-only parameters (:class:`UnknownBotError` for one it does not have)."""
         factory = self.factory
         if isinstance(factory, str):
             module_name, _, attr = factory.partition(":")
             factory = getattr(importlib.import_module(module_name), attr)
-        return factory(seed)
+        if not options:
+            return factory(seed)
+        known = [p.name for p in inspect.signature(factory).parameters.values() if p.kind is p.KEYWORD_ONLY]
+        for key in options:
+            if key not in known:
+                takes = f"its options are {', '.join(known)}" if known else "it takes no options"
+                raise UnknownBotError(f"bot {self.name!r} has no option {key!r} ({takes})")
+        return factory(seed, **options)
 
 
 _REGISTRY: dict[str, BotEntry] = {}
@@ -112,7 +121,8 @@ def describe_bots(public_only: bool = False) -> list[tuple[str, str]]:
 
 
 def make_bot(name: str, seed: int | None = None, *, timeout: float | None = None) -> Bot:
-    """A new bot from a registered name or a ``cmd:COMMAND`` spec, seeded with ``seed``.
+    """A new bot from a registered name or a ``cmd:COMMAND`` spec, seeded with ``seed``. A registered name
+    may carry options for its factory's keyword-only parameters: ``expert:think=0.5``.
 
     ``timeout`` (seconds per decision) applies to outside programs only; None keeps their default.
     Raises :class:`UnknownBotError` for a name nobody registered.
@@ -130,13 +140,44 @@ def make_bot(name: str, seed: int | None = None, *, timeout: float | None = None
         if timeout is None:
             return ExternalBot(command, seed=seed)
         return ExternalBot(command, seed=seed, timeout=timeout)
-    entry = _REGISTRY.get(spec.lower())
+    key, _, options = (part.strip() for part in spec.partition(":"))
+    entry = _REGISTRY.get(key.lower())
     if entry is None:
         known = ", ".join(bot_names()) or "none"
         raise UnknownBotError(
-            f"unknown bot {name!r} (known bots: {known}; or {CMD_PREFIX}COMMAND for an outside program)"
+            f"unknown bot {key!r} (known bots: {known}; or {CMD_PREFIX}COMMAND for an outside program)"
         )
-    return entry.make(seed)
+    return entry.make(seed, parse_options(options))
+
+
+def parse_options(text: str) -> dict[str, bool | int | float]:
+    """A spec's options, ``key=value`` separated by commas; a value is a number, ``true`` or ``false``.
+
+    >>> parse_options("think=0.5,lookahead=0,bummerl=false")
+    {'think': 0.5, 'lookahead': 0, 'bummerl': False}
+    >>> parse_options("think=soon")
+    Traceback (most recent call last):
+    ...
+    bummerl.bots.registry.UnknownBotError: bad option 'think=soon': write key=value, the value a number, ...
+    """
+    options: dict[str, bool | int | float] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, equals, raw = (part.strip() for part in item.partition("="))
+        value: bool | int | float | None = {"true": True, "false": False}.get(raw.lower())
+        if value is None:
+            try:
+                value = int(raw)
+            except ValueError:
+                try:
+                    value = float(raw)
+                except ValueError:
+                    value = None
+        if not equals or not key.isidentifier() or value is None or value != value or value in (
+                float("inf"), float("-inf")):
+            raise UnknownBotError(
+                f"bad option {item!r}: write key=value, the value a number, true or false")
+        options[key] = value
+    return options
 
 
 # ----------------------------------------------------------------------------------------------- built-ins
