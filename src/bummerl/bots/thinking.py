@@ -60,23 +60,24 @@ __all__ = [
     "Thought",
     "branch",
     "fused_columns",
-    "margin",
     "make_thinking_expert",
+    "margin",
     "measure_solve_ms",
     "solve_seconds",
 ]
 
-#: Mean milliseconds of one open-card solve of every legal action (``solve_actions``), by the cards still
-#: to be played (index 0 to the pack size), per pack size (20: Schnapsen, 24: Sixty-Six): measured once
-#: on this 2-core machine (under load from other jobs) on every decision with a choice of heuristic
-#: self-play, 200 deals of ``standard`` and 60 of ``sixty-six`` (:func:`measure_solve_ms`), made
-#: non-decreasing in the cards. Means, not medians: the cost is heavy-tailed (20 cards: median 1.6 ms,
-#: mean 7.4 ms) and a budget adds costs up.
+#: Mean milliseconds of processor time of one open-card solve of every legal action (``solve_actions``),
+#: by the cards still to be played (index 0 to the pack size), per pack size (20: Schnapsen, 24:
+#: Sixty-Six): measured once on this 2-core machine on every decision with a choice of heuristic self-play,
+#: 200 deals of ``standard`` and 60 of ``sixty-six`` (:func:`measure_solve_ms`), made non-decreasing in the
+#: cards. Processor time, as the machine was shared (wall times were 2.6 times longer at 20 cards);
+#: means, not medians, as the cost is heavy-tailed (standard, 20 cards, wall time: median 1.6 ms, mean
+#: 7.4 ms) and a budget adds costs up.
 SOLVE_MS: dict[int, tuple[float, ...]] = {
-    20: (0, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.07, 0.07, 0.07, 0.07, 0.07, 0.29, 0.29, 0.49,
-         0.59, 1.43, 2.27, 4.47, 7.37),
-    24: (0, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.01, 0.02, 0.12, 0.12, 0.12,
-         0.31, 1.33, 1.33, 3.06, 4.08, 9.4, 22.29, 59.06, 84.11),
+    20: (0, 0, 0.0119, 0.0119, 0.0119, 0.0119, 0.0119, 0.0119, 0.0141, 0.0141, 0.0197, 0.0209, 0.0334,
+         0.0642, 0.107, 0.191, 0.273, 0.566, 0.928, 1.74, 2.84),
+    24: (0, 0, 0, 0.0071, 0.00897, 0.00897, 0.0107, 0.0107, 0.0123, 0.0123, 0.0157, 0.0157, 0.0199,
+         0.0412, 0.0668, 0.0954, 0.181, 0.449, 0.816, 1.71, 2.4, 5.67, 13.6, 37.2, 52.3),
 }
 #: The most a close decision may spend: ``SPREAD * think`` estimated seconds.
 SPREAD = 5.0
@@ -130,9 +131,9 @@ def measure_solve_ms(rules: Rules, deals: int, seed: int = 7) -> tuple[float, ..
         while deal.outcome is None:
             view = View.of(deal, deal.to_move)
             if len(view.legal_actions) > 1:
-                start = time.perf_counter()
+                start = time.process_time()
                 solve_actions(deal)
-                times.setdefault(cards_left(view), []).append((time.perf_counter() - start) * 1000)
+                times.setdefault(cards_left(view), []).append((time.process_time() - start) * 1000)
             deal.apply(bots[deal.to_move].choose(view))
     costs = [0.0]
     for left in range(1, rules.pack_size + 1):
@@ -242,10 +243,12 @@ def margin(columns: Mapping[Action, Sequence[float]], weights: Sequence[float],
 @dataclass
 class Thought:
     """What the last decision spent, for tests and benchmarks: estimated seconds of the base evaluation
-    and in all, the budget, worlds used, whether the lookahead ran and the final margin."""
+    and in all, the open-card solves made, the budget, worlds used, whether the lookahead ran and the
+    margin after each step."""
 
     base_cost: float = 0.0
     spent: float = 0.0
+    solves: int = 0
     budget: float = 0.0
     worlds: int = 0
     base_worlds: int = 0
@@ -266,6 +269,12 @@ class _Decision:
         self.roots: list[dict[Action, int] | None] = []
         self.branches: dict[Action, list[Branch]] = {}
         self.spent = 0.0
+        self.solves = 0
+
+    def values(self, deal: Deal) -> dict[Action, int]:
+        """The bot's open-card values, counted."""
+        self.solves += 1
+        return self.bot.values(deal)
 
     def _cost(self, left: int) -> float:
         return solve_seconds(self.view.rules, left)
@@ -290,23 +299,22 @@ class _Decision:
 
     def add(self, deals: Sequence[Deal], weights: Sequence[float]) -> None:
         """Value these worlds (root solves where needed, branches of the actions that take them)."""
-        bot = self.bot
         for deal, w in zip(deals, weights, strict=True):
-            root = bot.values(deal) if self.tilt or not self.look else None
+            root = self.values(deal) if self.tilt or not self.look else None
             if self.tilt and root is not None:
                 w *= exp(self.tilt * max(root.values()))
             self.deals.append(deal)
             self.weights.append(w)
             self.roots.append(root)
             for a in self._branched(self.look):
-                self.branches.setdefault(a, []).append(branch(deal, a, self.table, bot.values))
+                self.branches.setdefault(a, []).append(branch(deal, a, self.table, self.values))
             self.spent += self.world_cost()
 
     def switch_look(self) -> None:
         """Switch the lookahead on over the worlds already drawn."""
         for a in self._branched(True):
             if a not in self.branches:
-                self.branches[a] = [branch(d, a, self.table, self.bot.values) for d in self.deals]
+                self.branches[a] = [branch(d, a, self.table, self.values) for d in self.deals]
                 self.spent += self.branch_cost(a) * len(self.deals)
         self.look = True
 
@@ -366,6 +374,7 @@ class ThinkingExpert(ExpertBot):
         if self.think > 0:
             self._think(view, decision, thought, can_look=self.look_early and self.lookahead > 0 and hides)
         thought.spent, thought.worlds, thought.look = decision.spent, len(decision.deals), decision.look
+        thought.solves = decision.solves
         return decision.means()
 
     def _settled(self, decision: _Decision, thought: Thought) -> bool:
