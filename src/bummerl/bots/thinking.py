@@ -10,8 +10,8 @@ then the expert's choice stands and nothing more is spent. Otherwise, while the 
 
 1. in the first two tricks, where the expert keeps plain PIMC, the **one-step lookahead** is switched on
    over the same worlds (the expert's ``look_from`` moved earlier, for this decision only);
-2. **more worlds** are drawn, in batches from fresh seeds (derived from the bot's seed and the view),
-   until the gap is clear or the budget is spent (or every world is already in).
+2. **more worlds** are drawn, in batches (half as many as so far) from fresh seeds derived from the bot's
+   seed and the view, until the gap is clear or the budget is spent (or every world is already in).
 
 The play stays a function of the bot's seed and the view: nothing stops on a clock. The budget is one of
 *estimated* seconds: each open-card solve is charged by the cards still to be played, with
@@ -80,13 +80,14 @@ SOLVE_MS: dict[int, tuple[float, ...]] = {
          0.0412, 0.0668, 0.0954, 0.181, 0.449, 0.816, 1.71, 2.4, 5.67, 13.6, 37.2, 52.3),
 }
 #: The most a close decision may spend: ``SPREAD * think`` estimated seconds.
-SPREAD = 5.0
+SPREAD = 4.0
 #: A decision is settled once the best action leads the runner-up by ``Z`` standard errors.
 Z = 2.0
 #: Differences below this many game points are not worth thinking about (two actions this close are
 #: equal for the play).
 EPSILON = 0.01
-#: New worlds are drawn in batches of a quarter of the base evaluation's worlds (at least this many).
+#: New worlds are drawn in batches of half the worlds so far (at least this many), so that the margin is
+#: taken again a few times, not once per world.
 MIN_BATCH = 8
 
 Values = Callable[[Deal], dict[Action, int]]
@@ -397,9 +398,9 @@ class ThinkingExpert(ExpertBot):
                 if self._settled(decision, thought):
                     return
         total = count_worlds(view)
-        batch = max(MIN_BATCH, thought.base_worlds // 4)
         round_ = 0
         while len(decision.deals) < total:
+            batch = max(MIN_BATCH, len(decision.deals) // 2)
             per_world = decision.world_cost()
             room = int((budget - decision.spent) / per_world) if per_world > 0 else batch
             n = min(batch, room, total - len(decision.deals))
