@@ -481,7 +481,7 @@ class ModelExpert(ExpertBot):
     name = "model-expert"
 
     def __init__(self, seed: int | None = None, samples: int = 400, early_samples: int | None = 120, *,
-                 temper: float = 1.0, orders: int = 2, model: OpponentModel | None = None,
+                 temper: float = 0.5, orders: int = 2, model: OpponentModel | None = None,
                  name: str = "model-expert", **options: Any) -> None:
         options = {"bummerl": True, "infer": True, "fusion": frozenset({"exchange"}), "close_bias": 0.17,
                    "pv_worlds": 0, "pv_max_talon": 4, "read_leads": False, "lookahead": 200, "look_from": 18,
