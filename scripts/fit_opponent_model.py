@@ -1,10 +1,10 @@
 """Fit bummerl.bots.opponent_model's card-play model to self-play, and write its JSON data file.
 
-Three steps, all reproducible from ``--seed``:
+Four steps, all reproducible from ``--seed``:
 
-1. *Play*: ``--deals`` self-play deals of the standard preset per bot of ``--bots`` (default
-   ``expert-v1``, the opponent that matters, and ``pimc``, ten times cheaper), every bot seeded from the
-   seed and the deal's number. The deals (seed, bot, actions) are kept in ``--games`` (JSON) and reused.
+1. *Play*: self-play deals of the standard preset per bot of ``--bots`` (default 268 of ``expert-v1``,
+   the opponent that matters, and 1000 of ``pimc``, ten times cheaper), every bot seeded from the seed
+   and the deal's number. The deals (seed, bot, actions) are kept in ``--games`` (JSON) and reused.
 2. *Extract*: each deal's card plays, from the view the other seat has at the end (the same extraction
    :class:`~bummerl.bots.opponent_model.ModelExpert` uses in play), with the player's true hand then.
 3. *Fit*: the weights of the conditional logit ``P(card | hand, public) ∝ exp(w · f(card))`` by maximum
@@ -12,8 +12,10 @@ Three steps, all reproducible from ``--seed``:
    each bot is held out and the held-out log-likelihood per decision is printed against uniform over the
    legal cards (today's inference says nothing about which legal card is played: for card play it *is*
    uniform over the legal cards).
+4. *Belief check*: on the held-out deals of ``--belief``, how well the weighted worlds predict where the
+   hidden cards are (:func:`beliefs`), with today's inference alone and times the model at two tempers.
 
-    python scripts/fit_opponent_model.py --bots expert-v1:600,pimc:2000 --workers 2 --seed 16000 \\
+    python scripts/fit_opponent_model.py --bots expert-v1:268,pimc:1000 --workers 2 --seed 16000 \\
         --games /tmp/h3_games.json --out src/bummerl/data/opponent_model.json
 """
 
@@ -197,7 +199,7 @@ def beliefs(job: tuple[int, str, list[int], OpponentModel]) -> list[list[float]]
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bots", default="expert-v1:600,pimc:2000", help="bot:deals,... of self-play")
+    parser.add_argument("--bots", default="expert-v1:268,pimc:1000", help="bot:deals,... of self-play")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=16000)
     parser.add_argument("--games", type=Path, help="a JSON file keeping the played deals")

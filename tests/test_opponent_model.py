@@ -219,3 +219,38 @@ def test_the_decision_is_a_function_of_the_seed_and_the_view() -> None:
 def test_the_damaged_model_file_is_an_opponent_model_error() -> None:
     with pytest.raises(OpponentModelError, match=r"^opponent model: the format"):
         load_model('{"format": "x"}')
+
+
+def test_the_fit_recovers_planted_weights() -> None:
+    """Decisions drawn from a known conditional logit: Newton's maximum likelihood finds its weights."""
+    np = pytest.importorskip("numpy")
+    from helpers.scripts import load
+
+    script = load("fit_opponent_model")
+    rng = np.random.default_rng(5)
+    planted = rng.normal(0, 1, len(FEATURES))
+    x = rng.normal(0, 1, (6000, 5, len(FEATURES)))
+    p = np.exp(x @ planted)
+    p /= p.sum(axis=1, keepdims=True)
+    chosen = np.array([rng.choice(5, p=row) for row in p])
+    rows = np.arange(len(x))
+    first = x[rows, 0].copy()
+    x[rows, 0] = x[rows, chosen]  # the card played first, as the script keeps it
+    x[rows, chosen] = first
+    mask = np.ones((6000, 5), dtype=bool)
+    fitted = script.fit(x, mask, ridge=0.0)
+    assert np.abs(fitted - planted).max() < 0.15
+
+
+def test_the_fit_script_runs_end_to_end(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("numpy")
+    from helpers.scripts import load
+
+    script = load("fit_opponent_model")
+    out = tmp_path / "model.json"
+    script.main(["--bots", "pimc:6", "--seed", "900", "--games", str(tmp_path / "games.json"),
+                 "--belief", "pimc", "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "held out, pimc" in printed and "today's inference" in printed
+    model = load_model(out.read_text())
+    assert model.fit["bots"] == "pimc:6" and "held_out_pimc" in model.fit

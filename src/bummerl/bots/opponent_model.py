@@ -28,6 +28,18 @@ legal card the opponent chose. This module does:
 - **The bot** (:class:`ModelExpert`): ``expert-v1``'s play (:class:`~bummerl.bots.expert.ExpertBot`
   with its hand-set evidence and tilts kept), its sampled worlds' weights multiplied by the model weight.
 
+Measured (``scripts/fit_opponent_model.py`` with its defaults: 268 ``expert-v1`` and 1000 ``pimc``
+self-play deals, seed 16000, every fifth deal held out; 9,876 card plays with a choice fitted):
+
+- *Held-out log-likelihood per card play*: ``expert-v1`` -0.983 nats (545 plays) against -1.453 for
+  uniform over the legal cards; ``pimc`` -0.930 (2,005) against -1.429. Today's inference has no model of
+  which legal card is played, so for card play it *is* the uniform one.
+- *Belief check* (623 decisions of the held-out ``expert-v1`` deals, 100 worlds each): the mean log-loss,
+  per card the decider does not see, of the weighted share of worlds in which the opponent holds it:
+  uniform worlds 0.6276, today's inference 0.6140, today's inference times the model 0.6061 with
+  ``temper`` 0.5 and 0.6125 with 1 (too sharp: few worlds carry the weight). Hence ``temper=0.5``.
+- *Cost*: weighting 400 worlds takes a median 0.06 s, p95 0.13 s on the loaded 2-core machine.
+
 >>> from bummerl import Deal, Rules, View
 >>> deal = Deal.random(Rules.preset("standard"), 3)
 >>> deal.apply(deal.legal_actions()[0])
