@@ -105,6 +105,24 @@ def test_every_action_is_worth_what_minimax_over_the_engine_says_once_the_talon_
 
 
 @pytest.mark.parametrize("analyse", BACKENDS)
+def test_sixty_six_once_the_talon_is_gone_is_solved_like_minimax_whoever_holds_the_points(
+    analyse: Analyse,
+) -> None:
+    """The race to 66 read from the points each side makes sure of (Search.secure), in every variant:
+    closed or exhausted, pending and counted marriages, tournament closing, mirror false claims,
+    claims by hand."""
+    rng = random.Random(66)
+    base = Rules.preset("sixty-six")
+    for i in range(500):
+        over: dict[str, object] = {f: rng.random() < 0.5 for f in ("auto_claim", "marriage_needs_trick")
+                                   if rng.random() < 0.4}
+        over["closing_scoring"] = rng.choice(["viennese", "tournament"])
+        over["false_claim"] = rng.choice(["fixed", "mirror"])
+        rules = base.replace(**over)
+        assert_agrees(analyse, random_position(rng, rules, closed_or_exhausted(8 if i % 5 == 0 else 6)))
+
+
+@pytest.mark.parametrize("analyse", BACKENDS)
 def test_set_up_positions_are_solved_like_the_deals_they_copy(analyse: Analyse) -> None:
     rng = random.Random(7)
     done = 0

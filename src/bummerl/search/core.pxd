@@ -36,7 +36,7 @@ cdef int F_MARRY_TRICK, F_LEADS_KING, F_NEXT_TRICK, F_TOURNAMENT, F_MIRROR
 cdef int K_LEAD, K_MARRIED, K_FOLLOW, K_ENDING
 cdef int J_LEAD, J_RESPOND, J_FOLLOWER, J_MARRIED
 cdef u64 MIX1, MIX2, MIX3, MASK64
-cdef u64 TT_BITS, TT_SIZE, TT_WAYS, HANDS
+cdef u64 TT_BITS, TT_SIZE, TT_WAYS, HANDS, GT_BITS, GT_SIZE, GT_WAYS
 
 cdef int _table(int tricks, int points) noexcept nogil
 cdef int _mask_points(u64 m) noexcept nogil
@@ -56,8 +56,11 @@ cdef class Search:
     cdef u64 fd_mask[14]
     cdef public long nodes
     cdef dict tt
+    cdef dict gt
     cdef object words
     cdef u64* tab
+    cdef object gwords
+    cdef u64* gtab
     cdef u64 gen
     cdef u64 ho0
     cdef int po0, tm0, to0, qo0, cl0, sw0, sf0, ts0, tc0
@@ -72,6 +75,12 @@ cdef class Search:
     cdef inline int merge(self, int acc, int ep, int ent, int pts) noexcept nogil
     @cython.locals(b=u64, e=u64, i=u64, w=u64, old=u64)
     cdef inline void tt_put(self, u64 k1, u64 k2, u64 depth, u64 entry) noexcept nogil
+    @cython.locals(i=u64, w=u64, b=u64, ent=int)
+    cdef inline int gt_get(self, u64 key) noexcept nogil
+    @cython.locals(h=u64)
+    cdef inline u64 gt_find(self, u64 key) noexcept nogil
+    @cython.locals(b=u64, e=u64, i=u64, w=u64, old=u64)
+    cdef inline void gt_put(self, u64 key, u64 entry, u64 depth) noexcept nogil
     @cython.locals(entry=u64, depth=u64)
     cdef inline void store(self, u64 k1, u64 k2, int pts, int lo, int hi, int move) noexcept nogil
 
@@ -100,6 +109,19 @@ cdef class Search:
                    qm2=int)
     cdef int lead(self, u64 hm, u64 ho, int pm, int po, int tm, int to, int qm, int qo, int cl, int sw,
                   int sf, int ts, int tc, int claim, int alpha, int beta) noexcept nogil
+
+    @cython.locals(trump=int, c=int, f=int, key=u64, ent=int, bm=int, lo=int, hi=int, a0=int, best=int,
+                   move=int, one=u64, otr=u64, now=u64, s=int, ms=u64, os_=u64, top=int, moves=u64, first=int,
+                   m=u64, r=int, bit=int, slots=int, hc=u64, fm=u64, row=int, todo=u64, split=int, vmin=int,
+                   b=int, pts=int, bnd=int, v=int, mt=u64, ot=u64, sure=u64, n=int)
+    cdef int secure(self, u64 h1, u64 h2, int rest, int bonus, int alpha, int beta) noexcept nogil
+    @cython.locals(sure=u64, s=int, ms=u64, os_=u64, top=int)
+    cdef inline u64 sure_winners(self, u64 h1, u64 h2) noexcept nogil
+    @cython.locals(trump=int, best=int, m=u64, c=int, c2=int, fm=u64, vmin=int, f=int, f2=int, pts=int, v=int)
+    cdef int last_two(self, u64 h1, u64 h2, int rest) noexcept nogil
+    cdef inline int at_least(self, u64 hm, u64 ho, int rest, int bonus, int t) noexcept nogil
+    @cython.locals(bonus=int, rest=int, t1=int, t2=int, wt=int, lt=int, lo=int, hi=int)
+    cdef int race(self, u64 hm, u64 ho, int pm, int po, int cl, int alpha, int beta) noexcept nogil
 
     @cython.locals(best=int, r=int, c=int, v=int, a=int)
     cdef int married(self, int suit, u64 hm, int pm, int qm, int alpha, int beta) noexcept nogil

@@ -209,6 +209,10 @@ MIX1, MIX2, MIX3, MASK64 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0xBF58476D1CE
 TT_BITS = 16
 TT_SIZE = 1 << TT_BITS
 TT_WAYS = 4
+#: The table of :meth:`Search.secure`: 2**15 entries of 16 bytes in buckets of 2.
+GT_BITS = 14
+GT_SIZE = 1 << GT_BITS
+GT_WAYS = 2
 #: The two hands in a key's first word.
 HANDS = (1 << 48) - 1
 
@@ -252,8 +256,11 @@ class Search:
     fd_mask: Any
     nodes: int
     tt: dict[int, dict[int, int]]
+    gt: dict[int, int]
     words: Any
     tab: Any
+    gwords: Any
+    gtab: Any
     gen: int
     ho0: int
     po0: int
@@ -271,10 +278,12 @@ class Search:
         self.lose_bit = [0] * 14
         self.fd_mask = [0] * 14
         self.tt = {}
+        self.gt = {}
         self.nodes = 0
         self.gen = 0
         if cython.compiled:
             self.words = array("Q", bytes(16 * TT_SIZE))
+            self.gwords = array("Q", bytes(16 * GT_SIZE))
             self.bind()
 
     # ------------------------------------------------------------------ the transposition table
@@ -282,6 +291,8 @@ class Search:
         """(C only) Point ``tab`` at the words of the table."""
         view = self.words
         self.tab = cython.address(view[0])
+        view = self.gwords
+        self.gtab = cython.address(view[0])
 
     def tt_find(self, k1: int, k2: int) -> int:
         """(C only) The first slot of the shape's bucket (TT_WAYS slots of two words, one cache line).
@@ -362,13 +373,56 @@ class Search:
         """Remember a lead node's bounds and best move (the deeper positions are kept first)."""
         entry = (lo + 3) | (hi + 3) << 3 | (move + 1) << 6
         if cython.compiled:
-            self.tt_put(k1, k2 | pts << 8, popcount(k1 & HANDS), entry)
+            self.tt_put(k1, k2 | pts << 8, popcount(k1 & HANDS) + (k1 >> 62 | (k2 & 3) << 2), entry)
         else:
             entries = self.tt.get(k2 << 64 | k1)
             if entries is None:
                 self.tt[k2 << 64 | k1] = {pts: entry}
             else:
                 entries[pts] = entry
+
+    def gt_get(self, key: int) -> int:
+        """The entry of :meth:`secure`'s table for two hands, or -1: lo | hi << 8 | (best lead + 1) << 16.
+
+        (C: a slot is the key, then the generation, the entry from bit 16 and the depth from bit 40.)
+        """
+        ent: int = -1
+        if not cython.compiled:
+            ent = self.gt.get(key, -1)
+            return ent
+        b = self.gt_find(key)
+        for i in range(b, b + GT_WAYS):
+            w = self.gtab[2 * i + 1]
+            if self.gtab[2 * i] == key and (w & 0xFFFF) == self.gen:
+                ent = w >> 16 & 0xFFFFFF
+        return ent
+
+    def gt_find(self, key: int) -> int:
+        """(C only) The first slot of the key's bucket in :meth:`secure`'s table."""
+        h = (key * MIX1) & MASK64
+        h ^= h >> 29
+        return ((h * MIX3 & MASK64) >> (64 - GT_BITS)) & (GT_SIZE - GT_WAYS)
+
+    def gt_put(self, key: int, entry: int, depth: int) -> None:
+        """Store over the same key, else over an entry of an earlier search, else over the shallowest."""
+        if not cython.compiled:
+            self.gt[key] = entry
+            return
+        b = self.gt_find(key)
+        e = b
+        for i in range(b, b + GT_WAYS):
+            w = self.gtab[2 * i + 1]
+            old = self.gtab[2 * e + 1]
+            if self.gtab[2 * i] == key and (w & 0xFFFF) == self.gen:
+                e = i
+                break
+            if (w & 0xFFFF) != self.gen:
+                if (old & 0xFFFF) == self.gen:
+                    e = i
+            elif (old & 0xFFFF) == self.gen and (w >> 40) < (old >> 40):
+                e = i
+        self.gtab[2 * e] = key
+        self.gtab[2 * e + 1] = self.gen | entry << 16 | depth << 40
 
     # ------------------------------------------------------------------ the values of the rules
     def claim_win(self, to: int, po: int, cl: int, sw: int, sf: int) -> int:
@@ -627,6 +681,22 @@ class Search:
                 return lo
             if hi <= alpha:
                 return hi
+        if self.s66 and not ts and not qm | qo and pm < 66 and po < 66:
+            # Who wins, from the points each side makes sure of (closed: then the value is known).
+            b = self.race(hm, ho, pm, po, cl, alpha, beta)
+            if (b & 7) - 3 > lo:
+                lo = (b & 7) - 3
+            if (b >> 3 & 7) - 3 < hi:
+                hi = (b >> 3 & 7) - 3
+            if cl and self.viennese:
+                if lo > 0:
+                    lo = hi
+                elif hi < 0:
+                    hi = lo
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
         if lo > alpha:
             alpha = lo
         if hi < beta:
@@ -756,6 +826,222 @@ class Search:
         self.store(k1, k2, pts, lo, hi, move)
         return best
 
+    # ------------------------------------------------------------------ Sixty-Six once the talon is gone
+    def secure(self, h1: int, h2: int, rest: int, bonus: int, alpha: int, beta: int) -> int:
+        """The card points the leader (hand h1) makes sure of in the tricks left, worth ``rest`` in all.
+
+        Sixty-Six with the talon gone: no marriage any more, so the tricks left are a game of points
+        alone, whoever holds which points now (fail-soft within alpha, beta). ``bonus`` is 1 while the
+        last trick's 10 (in ``rest``) is to be won: not after closing. Its table is keyed by the hands
+        alone, so one answer serves every split of the points played.
+        """
+        if beta <= 0:
+            return 0
+        if alpha >= rest:
+            return rest
+        self.nodes += 1
+        trump = self.trump
+        if not h1 & (h1 - 1):
+            c = ctz(h1) if cython.compiled else h1.bit_length() - 1
+            f = ctz(h2) if cython.compiled else h2.bit_length() - 1
+            return rest if ((c > f) if f // 6 == c // 6 else f // 6 != trump) else 0
+        m = h1 & (h1 - 1)
+        if not m & (m - 1):
+            return self.last_two(h1, h2, rest)
+        key = h1 | h2 << 24 | (HANDS + 1 if bonus else 0)
+        ent = self.gt_get(key)
+        bm = -1
+        lo = 0
+        hi = rest
+        if ent < 0:
+            # My sure winners (trumps above op's, and, when op has no trump, the cards above op's in
+            # their suit) can be cashed one after another, each taking a card of op's; op's trumps
+            # above mine win whenever op plays them (op's other top cards may have to be thrown away).
+            sure = self.sure_winners(h1, h2)
+            if sure:
+                n = popcount(sure) if cython.compiled else sure.bit_count()
+                lo = _mask_points(sure) + _cheapest(h2, n)
+                if lo >= beta:
+                    return lo
+            mt = h1 & self.tmask
+            top = bitlen(mt) if cython.compiled else mt.bit_length()
+            sure = (h2 & self.tmask) >> top << top
+            if sure:
+                n = popcount(sure) if cython.compiled else sure.bit_count()
+                hi = rest - _mask_points(sure) - _cheapest(h1, n)
+                if hi <= alpha:
+                    return hi
+        else:
+            lo = ent & 0xFF
+            hi = ent >> 8 & 0xFF
+            bm = (ent >> 16) - 1
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+        a0 = alpha
+        best = -1
+        move = -1
+        # Leads: the table's move, then cards op cannot beat, dearest first, then the rest, trumps last.
+        otr = h2 & self.tmask
+        now = 0
+        for s in range(4):
+            ms = h1 & SUIT[s]
+            if ms:
+                os_ = h2 & SUIT[s]
+                top = bitlen(os_) if cython.compiled else os_.bit_length()
+                if s == trump or os_ or not otr:
+                    now |= ms >> top << top
+        moves = 0
+        one = 1
+        first = -1
+        m = h1
+        while m:
+            c = ctz(m) if cython.compiled else (m & -m).bit_length() - 1
+            m &= m - 1
+            r = c % 6
+            if now >> c & 1:
+                bit = 10 + (5 - r) * 4 + c // 6
+            elif c // 6 == trump:
+                bit = 63 - r
+            else:
+                bit = 34 + (5 - r) * 4 + c // 6
+            if c == bm:
+                first = bit
+            else:
+                moves |= one << bit
+        slots = trump * 64
+        while first >= 0 or moves:
+            if first >= 0:
+                c = SLOTS[slots + first]
+                first = -1
+            else:
+                c = SLOTS[slots + (ctz(moves) if cython.compiled else (moves & -moves).bit_length() - 1)]
+                moves &= moves - 1
+            # op's answers, best first (ORDER): each trick's value to me, the least counts.
+            hc = h1 ^ 1 << c
+            fm = h2 & HIGHER[c] or h2 & SUIT[c // 6] or h2 & self.tmask or h2
+            row = (trump * 24 + c) * 24
+            todo = 0
+            while fm:
+                f = ctz(fm) if cython.compiled else (fm & -fm).bit_length() - 1
+                fm &= fm - 1
+                todo |= 1 << RANK[row + f]
+            split = SPLIT[trump * 24 + c]
+            vmin = 999
+            while todo:
+                b = ctz(todo) if cython.compiled else (todo & -todo).bit_length() - 1
+                todo &= todo - 1
+                f = ORDER[row + b]
+                pts = P[c] + P[f]
+                bnd = vmin if vmin < beta else beta
+                if b >= split:  # I win the trick and lead on
+                    v = pts + self.secure(hc, h2 ^ 1 << f, rest - pts, bonus, alpha - pts, bnd - pts)
+                else:
+                    v = rest - pts - self.secure(h2 ^ 1 << f, hc, rest - pts, bonus, rest - pts - bnd,
+                                                 rest - pts - alpha)
+                if v < vmin:
+                    vmin = v
+                    if v <= alpha:
+                        break
+            if vmin > best:
+                best = vmin
+                move = c
+                if best > alpha:
+                    alpha = best
+                    if best >= beta:
+                        break
+        if best <= a0:
+            hi = best
+        elif best >= beta:
+            lo = best
+        else:
+            lo = best
+            hi = best
+        self.gt_put(key, lo | hi << 8 | (move + 1) << 16, popcount(h1) if cython.compiled else h1.bit_count())
+        return best
+
+    def sure_winners(self, h1: int, h2: int) -> int:
+        """The cards of h1 that win when led, the talon gone: trumps above all of h2's and, when h2 has no
+        trump, the cards above all of h2's in their suit."""
+        sure = 0
+        for s in range(4):
+            ms = h1 & SUIT[s]
+            if ms and (s == self.trump or not h2 & self.tmask):
+                os_ = h2 & SUIT[s]
+                top = bitlen(os_) if cython.compiled else os_.bit_length()
+                sure |= ms >> top << top
+        return sure
+
+    def last_two(self, h1: int, h2: int, rest: int) -> int:
+        """:meth:`secure` with two cards each, worked out directly."""
+        trump = self.trump
+        best = 0
+        m = h1
+        while m:
+            c = ctz(m) if cython.compiled else (m & -m).bit_length() - 1
+            m &= m - 1
+            c2 = h1 ^ 1 << c
+            c2 = ctz(c2) if cython.compiled else c2.bit_length() - 1
+            fm = h2 & HIGHER[c] or h2 & SUIT[c // 6] or h2 & self.tmask or h2
+            vmin = rest
+            while fm:
+                f = ctz(fm) if cython.compiled else (fm & -fm).bit_length() - 1
+                fm &= fm - 1
+                f2 = h2 ^ 1 << f
+                f2 = ctz(f2) if cython.compiled else f2.bit_length() - 1
+                pts = P[c] + P[f]
+                if (f < c) if f // 6 == c // 6 else f // 6 != trump:
+                    v = pts + (rest - pts if ((f2 < c2) if f2 // 6 == c2 // 6 else f2 // 6 != trump) else 0)
+                else:
+                    v = 0 if ((c2 < f2) if c2 // 6 == f2 // 6 else c2 // 6 != trump) else rest - pts
+                if v < vmin:
+                    vmin = v
+            if vmin > best:
+                best = vmin
+        return best
+
+    def at_least(self, hm: int, ho: int, rest: int, bonus: int, t: int) -> int:
+        """Does the leader make sure of t card points in the tricks left (:meth:`secure`)?"""
+        return 1 if self.secure(hm, ho, rest, bonus, t - 1, t) >= t else 0
+
+    def race(self, hm: int, ho: int, pm: int, po: int, cl: int, alpha: int, beta: int) -> int:
+        """Sixty-Six, talon gone, no marriage pending: the sign of the value from :meth:`secure`.
+
+        Packed as (lo + 3) | (hi + 3) << 3. If I make sure of G more points, I end with at least
+        pm + G and op with at most po + rest - G, and op can hold me to pm + G. So I surely win
+        when G >= 66 - pm and G >= po + rest - 65 (I reach 66, op never does); I surely lose when
+        I cannot make 66 and op can; without marriages both cannot (the 120 card points and the
+        last trick's 10 are all there is), so between the two it is a draw (talon exhausted), a
+        loss for the closer, or, when marriages leave room for both to make 66, not known here.
+        Only the questions the window asks are put: do I win (alpha >= 0), do I lose (beta <= 0).
+        """
+        bonus = 0 if cl else 1
+        rest = _mask_points(hm | ho) + (self.bonus_ok if bonus else 0)
+        t1 = 66 - pm
+        t2 = po + rest - 65
+        wt = t2 if cl == 2 or t2 > t1 else t1  # from here on a sure win
+        lt = t1 if cl == 1 or t1 < t2 else t2  # below it a sure loss
+        lo = -3
+        hi = 3
+        if alpha >= 0 or beta >= 1:
+            if self.at_least(hm, ho, rest, bonus, wt):
+                return 4 | 6 << 3
+            if t1 >= t2:  # no race: not a win is a loss, or a draw with the talon exhausted
+                hi = 0 if cl == 0 else -1
+                if hi <= alpha:
+                    return (lo + 3) | (hi + 3) << 3
+        if beta <= 0 or alpha <= -1:
+            if not self.at_least(hm, ho, rest, bonus, lt):
+                return 2 << 3
+            if t1 >= t2:
+                lo = 0 if cl == 0 else 1
+        return (lo + 3) | (hi + 3) << 3
+
     def married(self, suit: int, hm: int, pm: int, qm: int, alpha: int, beta: int) -> int:
         """The root leader has declared the marriage in suit (points added): claim, or lead its K or Q."""
         if pm >= 66:
@@ -868,10 +1154,12 @@ class Search:
             self.gen += 1
             if self.gen > 0xFFFF:
                 self.words = array("Q", bytes(16 * TT_SIZE))
+                self.gwords = array("Q", bytes(16 * GT_SIZE))
                 self.bind()
                 self.gen = 1
         else:
             self.tt.clear()
+            self.gt.clear()
 
     def solve_position(self, pos: tuple[Any, ...], want_actions: bool) -> tuple[int, dict[int, int], int]:
         """Solve a position: (value for the player to move, {action code: value} if wanted, nodes)."""
