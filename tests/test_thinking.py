@@ -11,9 +11,11 @@ import pytest
 
 from bummerl.actions import Action
 from bummerl.bots.expert import ExpertBot
+from bummerl.bots.pimc import cards_left
 from bummerl.bots.thinking import (
     SOLVE_MS,
     SPREAD,
+    THINK_FROM,
     Branch,
     ThinkingExpert,
     branch,
@@ -127,6 +129,9 @@ def test_a_decision_one_action_dominates_costs_the_base_budget_only() -> None:
             bot = thinker(2, 1.0)
             values = bot.evaluate(view)
             thought = bot.last
+            if not thought.margins:  # Sixty-Six's first tricks: no thinking beyond the expert
+                assert thought.budget == 0.0 and thought.spent == thought.base_cost
+                continue
             first = thought.margins[0]
             if first.se <= 1e-12 or first.gap >= bot.z * first.se:
                 dominated += 1
@@ -158,10 +163,17 @@ def test_the_budget_is_respected(think: float) -> None:
             bot = thinker(4, think)
             bot.evaluate(view)
             thought = bot.last
-            assert thought.budget == pytest.approx(SPREAD * think)
+            assert thought.budget == pytest.approx(SPREAD * think if cards_left(view) <= THINK_FROM else 0.0)
             assert thought.spent <= max(thought.budget, thought.base_cost) + 1e-12
             if thought.base_cost > thought.budget:
                 assert thought.spent == thought.base_cost
+
+
+def test_sixty_six_first_tricks_think_no_more_than_the_expert() -> None:
+    opening = View.of(Deal.random(Rules.preset("sixty-six"), 5), 0)
+    bot = thinker(1, 10.0)
+    assert close_enough(bot.evaluate(opening), expert(1).evaluate(opening))
+    assert bot.last.budget == 0.0 and bot.last.spent == bot.last.base_cost
 
 
 def test_more_worlds_are_charged_what_they_cost() -> None:

@@ -81,6 +81,11 @@ SOLVE_MS: dict[int, tuple[float, ...]] = {
 }
 #: The most a close decision may spend: ``SPREAD * think`` estimated seconds.
 SPREAD = 4.0
+#: Extra thinking only with at most this many cards still to be played: never in Sixty-Six's first two
+#: tricks (more cards than Schnapsen ever has), where one solve's cost varies sixfold between deals (a first
+#: lead took 0.33 s of processor time per solve against the mean 52 ms), so that an estimated budget cannot
+#: bound the time there (4.2 s p95 with it, see the module's note).
+THINK_FROM = 20
 #: A decision is settled once the best action leads the runner-up by ``Z`` standard errors.
 Z = 2.0
 #: Differences below this many game points are not worth thinking about (two actions this close are
@@ -347,11 +352,12 @@ class _Decision:
 class ThinkingExpert(ExpertBot):
     """The expert that spends up to ``SPREAD * think`` estimated seconds on a close decision (see the
     module's note). ``z``: the margin, in standard errors, at which a decision is settled; ``look_early``:
-    whether a close decision in the first two tricks switches the lookahead on. Other keywords are the
-    expert's (``pv_worlds`` is not supported)."""
+    whether a close decision in the first two tricks switches the lookahead on; ``think_from``: the most
+    cards still to be played at which it thinks beyond the expert. Other keywords are the expert's
+    (``pv_worlds`` is not supported)."""
 
     def __init__(self, seed: int | None = None, think: float = 0.5, *, z: float = Z, look_early: bool = True,
-                 name: str = "expert-think", **kwargs: object) -> None:
+                 think_from: int = THINK_FROM, name: str = "expert-think", **kwargs: object) -> None:
         super().__init__(seed, name=name, **kwargs)  # type: ignore[arg-type]
         if self.pv_worlds:
             raise BummerlError("the thinking expert does not support pv_worlds")
@@ -360,6 +366,7 @@ class ThinkingExpert(ExpertBot):
         self.think = think
         self.z = z
         self.look_early = look_early
+        self.think_from = think_from
         self.last = Thought()
 
     def evaluate(self, view: View) -> dict[Action, float]:
@@ -370,9 +377,10 @@ class ThinkingExpert(ExpertBot):
         deals, weights = self.sample(view, self.lookahead if look and left < EARLY_CARDS else None)
         decision = _Decision(self, view, look)
         decision.add(deals, weights)
-        thought = Thought(base_cost=decision.spent, budget=SPREAD * self.think, base_worlds=len(deals))
+        budget = SPREAD * self.think if left <= self.think_from else 0.0
+        thought = Thought(base_cost=decision.spent, budget=budget, base_worlds=len(deals))
         self.last = thought
-        if self.think > 0:
+        if budget > 0:
             self._think(view, decision, thought, can_look=self.look_early and self.lookahead > 0 and hides)
         thought.spent, thought.worlds, thought.look = decision.spent, len(decision.deals), decision.look
         thought.solves = decision.solves
