@@ -229,17 +229,17 @@ def test_the_fit_recovers_planted_weights() -> None:
     script = load("fit_opponent_model")
     rng = np.random.default_rng(5)
     planted = rng.normal(0, 1, len(FEATURES))
-    x = rng.normal(0, 1, (6000, 5, len(FEATURES)))
+    x = rng.normal(0, 1, (3000, 5, len(FEATURES)))
     p = np.exp(x @ planted)
     p /= p.sum(axis=1, keepdims=True)
-    chosen = np.array([rng.choice(5, p=row) for row in p])
+    chosen = (p.cumsum(axis=1) > rng.random((len(p), 1))).argmax(axis=1)
     rows = np.arange(len(x))
     first = x[rows, 0].copy()
     x[rows, 0] = x[rows, chosen]  # the card played first, as the script keeps it
     x[rows, chosen] = first
-    mask = np.ones((6000, 5), dtype=bool)
+    mask = np.ones((3000, 5), dtype=bool)
     fitted = script.fit(x, mask, ridge=0.0)
-    assert np.abs(fitted - planted).max() < 0.15
+    assert np.abs(fitted - planted).max() < 0.25
 
 
 def test_the_fit_script_runs_end_to_end(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -248,9 +248,9 @@ def test_the_fit_script_runs_end_to_end(tmp_path, capsys) -> None:  # type: igno
 
     script = load("fit_opponent_model")
     out = tmp_path / "model.json"
-    script.main(["--bots", "pimc:6", "--seed", "900", "--games", str(tmp_path / "games.json"),
+    script.main(["--bots", "pimc:2", "--seed", "900", "--games", str(tmp_path / "games.json"),
                  "--belief", "pimc", "--out", str(out)])
     printed = capsys.readouterr().out
     assert "held out, pimc" in printed and "today's inference" in printed
     model = load_model(out.read_text())
-    assert model.fit["bots"] == "pimc:6" and "held_out_pimc" in model.fit
+    assert model.fit["bots"] == "pimc:2" and "held_out_pimc" in model.fit
