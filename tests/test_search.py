@@ -123,6 +123,24 @@ def test_sixty_six_once_the_talon_is_gone_is_solved_like_minimax_whoever_holds_t
 
 
 @pytest.mark.parametrize("analyse", BACKENDS)
+def test_in_a_sixty_six_game_closed_by_the_other_a_false_claim_by_hand_can_beat_losing(
+    analyse: Analyse,
+) -> None:
+    """Who wins a closed game decides its value only with automatic claims: by hand the loser may claim
+    falsely for 2 instead of losing 3 (here after TD, and in positions like it)."""
+    rules = Rules.preset("sixty-six").replace(auto_claim=False)
+    deal = Deal.from_deck(rules, "9C AD JS TD QS QD JD AH QC 9S AS KH JC TC KC KS KD JH QH TH TS 9H 9D AC", 1)
+    for a in ("play 9C", "play AS", "close", "play AH", "play KH", "play 9S", "play QS"):
+        deal.apply(a)
+    _, codes, _ = analyse(from_deal(deal), True)
+    assert {str(Action.from_code(c)): v for c, v in codes.items()}["play TD"] == -2
+    rng = random.Random(5)
+    for _ in range(400):
+        assert_agrees(analyse, random_position(rng, rules, lambda d: d.closed_by not in (-1, d.leader)
+                                               and cards_left(d) <= 8 and d.claim_ok))
+
+
+@pytest.mark.parametrize("analyse", BACKENDS)
 def test_set_up_positions_are_solved_like_the_deals_they_copy(analyse: Analyse) -> None:
     rng = random.Random(7)
     done = 0

@@ -682,17 +682,19 @@ class Search:
             if hi <= alpha:
                 return hi
         if self.s66 and not ts and not qm | qo and pm < 66 and po < 66:
-            # Who wins, from the points each side makes sure of (closed: then the value is known).
+            # Sixty-Six with the talon gone: who wins, from the points each side makes sure of.
             b = self.race(hm, ho, pm, po, cl, alpha, beta)
+            if cl and self.viennese and not self.manual:
+                # Closed, claims automatic: who wins decides the value (rules.md 4.2, 4.3); with
+                # claims by hand the loser may do better by a false claim.
+                if (b & 7) - 3 > 0:
+                    return sw if cl == 1 else sf
+                if (b >> 3 & 7) - 3 < 0:
+                    return -sf if cl == 1 else -sw
             if (b & 7) - 3 > lo:
                 lo = (b & 7) - 3
             if (b >> 3 & 7) - 3 < hi:
                 hi = (b >> 3 & 7) - 3
-            if cl and self.viennese:
-                if lo > 0:
-                    lo = hi
-                elif hi < 0:
-                    hi = lo
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
