@@ -118,6 +118,25 @@ def test_depth_one_is_pimc_and_depth_two_the_one_step_lookahead(positions: list[
             assert two[a] == pytest.approx(expert._own_next(deals, weights, a, table), abs=1e-9)
 
 
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_with_the_talon_open_it_never_exceeds_pimc_or_the_lookahead(seed: int) -> None:
+    deal = Deal.random(Rules.preset("standard"), seed)
+    while deal.talon_size > 5 or deal.lead >= 0:  # the fourth trick's lead: draws still to come
+        deal.apply(next(a for a in deal.legal_actions() if a.kind == "play"))
+    view = View.of(deal, deal.to_move, score=(seed, 3))
+    ws = worlds(view, samples=8, seed=seed)
+    deals, weights = list(ws.deals), list(ws.weights)
+    table = _table(view)
+    found = infoset_values(deals, weights, view.legal_actions, table, budget=Budget(10**9))
+    assert found is not None
+    want = reference(deals, weights, table)
+    pimc = mean_values(view, deals, weights, bummerl=True)
+    for a in view.legal_actions:
+        assert found[a] == pytest.approx(want[a], abs=1e-9)
+        assert found[a] <= pimc[a] + 1e-9
+        assert found[a] <= ExpertBot(1)._own_next(deals, weights, a, table) + 1e-9
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_one_world_is_plain_pimc(seed: int) -> None:
     deal = Deal.random(Rules.preset("standard"), seed)
