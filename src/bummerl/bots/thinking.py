@@ -431,8 +431,9 @@ class ThinkingExpert(ExpertBot):
         while len(decision.deals) < total:
             batch = max(MIN_BATCH, len(decision.deals) // 2)
             per_world = decision.world_cost()
-            room = int((budget - decision.spent) / per_world) if per_world > 0 else batch
-            n = min(batch, room, total - len(decision.deals))
+            if per_world <= 0:  # nothing to solve (one card each): more worlds cannot change anything
+                return
+            n = min(batch, int((budget - decision.spent) / per_world), total - len(decision.deals))
             if n < 1:
                 return
             round_ += 1
