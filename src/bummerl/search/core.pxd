@@ -120,7 +120,7 @@ cdef class Search:
     @cython.locals(trump=int, best=int, m=u64, c=int, c2=int, fm=u64, vmin=int, f=int, f2=int, pts=int, v=int)
     cdef int last_two(self, u64 h1, u64 h2, int rest) noexcept nogil
     cdef inline int at_least(self, u64 hm, u64 ho, int rest, int bonus, int t) noexcept nogil
-    @cython.locals(bonus=int, rest=int, t1=int, t2=int, wt=int, lt=int, lo=int, hi=int)
+    @cython.locals(bonus=int, rest=int, t1=int, t2=int, win=int, lose=int, lo=int, hi=int)
     cdef int race(self, u64 hm, u64 ho, int pm, int po, int cl, int alpha, int beta) noexcept nogil
 
     @cython.locals(best=int, r=int, c=int, v=int, a=int)

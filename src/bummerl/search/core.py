@@ -1012,36 +1012,37 @@ class Search:
         return 1 if self.secure(hm, ho, rest, bonus, t - 1, t) >= t else 0
 
     def race(self, hm: int, ho: int, pm: int, po: int, cl: int, alpha: int, beta: int) -> int:
-        """Sixty-Six, talon gone, no marriage pending: the sign of the value from :meth:`secure`.
+        """Sixty-Six, talon gone, no marriage pending: who wins, from :meth:`secure`.
 
-        Packed as (lo + 3) | (hi + 3) << 3. If I make sure of G more points, I end with at least
-        pm + G and op with at most po + rest - G, and op can hold me to pm + G. So I surely win
-        when G >= 66 - pm and G >= po + rest - 65 (I reach 66, op never does); I surely lose when
-        I cannot make 66 and op can; without marriages both cannot (the 120 card points and the
-        last trick's 10 are all there is), so between the two it is a draw (talon exhausted), a
-        loss for the closer, or, when marriages leave room for both to make 66, not known here.
-        Only the questions the window asks are put: do I win (alpha >= 0), do I lose (beta <= 0).
+        Packed as (lo + 3) | (hi + 3) << 3 (nothing known: -3, 3). If I make sure of G more points,
+        I end with at least pm + G and op with at most po + rest - G, and op can hold me to pm + G.
+        Without marriages counted only one of us can make 66 (the 120 card points and the last
+        trick's 10 are all there is), so G decides: at least 66 - pm, I reach 66 and op never does;
+        below po + rest - 65, op does and I never do; in between (one point, talon exhausted) a
+        draw. The closer who does not reach 66 loses, so a closed game is won or lost. With
+        marriages counted both may make 66 and who gets there first is left to the search. Only
+        the questions the window asks are put: do I win (alpha >= 0), do I lose (beta <= 0).
         """
         bonus = 0 if cl else 1
         rest = _mask_points(hm | ho) + (self.bonus_ok if bonus else 0)
-        t1 = 66 - pm
-        t2 = po + rest - 65
-        wt = t2 if cl == 2 or t2 > t1 else t1  # from here on a sure win
-        lt = t1 if cl == 1 or t1 < t2 else t2  # below it a sure loss
+        t1 = 66 - pm  # G >= t1: I reach 66
+        t2 = po + rest - 65  # G >= t2: op never does
+        if t1 < t2:
+            return 6 << 3
+        win = t2 if cl == 2 else t1
+        lose = t1 if cl == 1 else t2
         lo = -3
         hi = 3
         if alpha >= 0 or beta >= 1:
-            if self.at_least(hm, ho, rest, bonus, wt):
+            if self.at_least(hm, ho, rest, bonus, win):
                 return 4 | 6 << 3
-            if t1 >= t2:  # no race: not a win is a loss, or a draw with the talon exhausted
-                hi = 0 if cl == 0 else -1
-                if hi <= alpha:
-                    return (lo + 3) | (hi + 3) << 3
+            hi = 0 if cl == 0 else -1
+            if hi <= alpha:
+                return (lo + 3) | (hi + 3) << 3
         if beta <= 0 or alpha <= -1:
-            if not self.at_least(hm, ho, rest, bonus, lt):
+            if not self.at_least(hm, ho, rest, bonus, lose):
                 return 2 << 3
-            if t1 >= t2:
-                lo = 0 if cl == 0 else 1
+            lo = 0 if cl == 0 else 1
         return (lo + 3) | (hi + 3) << 3
 
     def married(self, suit: int, hm: int, pm: int, qm: int, alpha: int, beta: int) -> int:
