@@ -38,7 +38,13 @@ self-play deals, seed 16000, every fifth deal held out; 9,876 card plays with a 
   per card the decider does not see, of the weighted share of worlds in which the opponent holds it:
   uniform worlds 0.6276, today's inference 0.6140, today's inference times the model 0.6061 with
   ``temper`` 0.5 and 0.6125 with 1 (too sharp: few worlds carry the weight). Hence ``temper=0.5``.
-- *Cost*: weighting 400 worlds takes a median 0.06 s, p95 0.13 s on the loaded 2-core machine.
+- *Cost*: weighting 400 worlds takes a median 0.06 s, p95 0.13 s on the loaded 2-core machine. Per
+  decision against ``expert-v1`` (6 deck pairs, seed 16, load about 6, one run): median 68 ms, p95 0.95 s,
+  max 2.0 s, against ``expert-v1``'s own 90 ms, 0.86 s and 1.25 s; 18% more wall time.
+- *Screening* (``scripts/compare_bots.py expert-v1 "bummerl.bots.opponent_model.ModelExpert:temper=0.5"
+  --opponent expert-v1 --pairs 300 --seed 16``, the one run planned): variant - base +0.012 [-0.041,
+  +0.065] game points per deal; 86 of 600 deals played differently. No measurable gain: the model
+  changes few decisions, and those it changes are not clearly better.
 
 >>> from bummerl import Deal, Rules, View
 >>> deal = Deal.random(Rules.preset("standard"), 3)
