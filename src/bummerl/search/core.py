@@ -35,6 +35,11 @@ How it is fast:
   are shared out, so winning on points leaves the other at least 65);
 - a plain lead of a king or queen is skipped inside the tree when the marriage with the same card is
   legal (more points never hurt their owner); every action is still valued at the root.
+- Sixty-Six once the talon is gone: no marriage can come any more, so the tricks left are a game
+  of points alone. Without marriages counted only one side can make 66, so the points the leader
+  makes sure of (:meth:`Search.secure`, a search over points whose table is keyed by the two hands)
+  say who wins (:meth:`Search.race`); the search itself goes on only to tell how much, or when
+  marriages let both sides make 66.
 
 Claims are valued by their outcome, false ones included: one can be the best action (see the
 example: player 1 closed before player 0 won a trick).
