@@ -35,6 +35,15 @@ only the close by the search without v1's discount closed more often than v1 (22
 80 deals against expert-v1, 15 and 12 of them won); searching every action of a closing decision closed
 as often (16, 12 won).
 
+Screening (plan of session 4: ``scripts/compare_bots.py expert-v1 "bummerl.bots.alphamu.AlphaMuExpert:
+close_all=True" --opponent expert-v1 --pairs 300 --seed 16``): +0.000 [+0.000, +0.000] game points per
+deal against expert-v1; only 6 of the 600 deals were played differently, and in those the candidate
+closed as often as expert-v1 (3 times, all won), so it closes exactly as often on these decks. The
+search rarely changes a decision: the one-step lookahead with v1's discount already decides like it.
+Thinking time (interleaved with expert-v1 on the same views, a loaded 2-core machine): standard median
+1.3 times expert-v1's, p95 1.3 times; Sixty-Six (``sixty_six_early=(8, 30)``) median 2.5 times, p95 1.2
+times (0.28 s and 2.6 s at load 8).
+
 >>> from bummerl import Deal, Rules, View
 >>> from bummerl.actions import CLOSE
 >>> deal = Deal.random(Rules.preset("standard"), 4)
