@@ -40,9 +40,10 @@ close_all=True" --opponent expert-v1 --pairs 300 --seed 16``): +0.000 [+0.000, +
 deal against expert-v1; only 6 of the 600 deals were played differently, and in those the candidate
 closed as often as expert-v1 (3 times, all won), so it closes exactly as often on these decks. The
 search rarely changes a decision: the one-step lookahead with v1's discount already decides like it.
-Thinking time (interleaved with expert-v1 on the same views, a loaded 2-core machine): standard median
-1.3 times expert-v1's, p95 1.3 times; Sixty-Six (``sixty_six_early=(8, 30)``) median 2.5 times, p95 1.2
-times (0.28 s and 2.6 s at load 8).
+Thinking time per decision, timed interleaved with the expert on the same views (all decisions, a loaded
+2-core machine): standard, 91 decisions at load 6: median 0.090 s, p95 1.46 s (expert-v1 0.033 s and
+1.03 s); 67 decisions at load 9: 0.37 s and 5.1 s (expert-v1 0.27 s and 3.9 s). Sixty-Six with
+``sixty_six_early=(8, 30)``, 57 decisions at load 8: 0.28 s and 2.6 s (the expert 0.11 s and 2.2 s).
 
 >>> from bummerl import Deal, Rules, View
 >>> from bummerl.actions import CLOSE
