@@ -44,6 +44,15 @@ longer and says nothing about a quiet machine):
 ``SPREAD`` = 4 (a close decision may spend 2 estimated seconds at ``think=0.5``) keeps the p95 under 3 s;
 the median is the expert's, as most decisions are settled at once or cost little.
 
+**Screening** (issue 16's protocol, one run decided before it started, at ``a8058b5``, which plays
+Schnapsen as today's code): ``python scripts/compare_bots.py expert-v1
+"bummerl.bots.thinking.ThinkingExpert:think=0.5" --opponent expert-v1 --pairs 300 --seed 16 --workers 2``
+gave **+0.003 [-0.064, +0.070]** game points per deal over ``expert-v1``, 172 of the 600 deals played
+differently (29%), at 3.8 times its thinking time (6697 s against 1743 s, wall time on the loaded
+machine): no measurable gain. Spending the time where the margin is small changes many deals but not
+their result, in line with the README's earlier finding that more worlds and an earlier lookahead give
+little (+0.006 and +0.018 game points per deal as blanket changes).
+
 >>> from bummerl import Deal, Rules, View
 >>> deal = Deal.random(Rules.preset("standard"), 4)
 >>> for _ in range(12):
