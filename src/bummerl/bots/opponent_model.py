@@ -496,11 +496,11 @@ class ModelExpert(ExpertBot):
     True
     """
 
-    name = "model-expert"
+    name = "expert-model"
 
     def __init__(self, seed: int | None = None, samples: int = 400, early_samples: int | None = 120, *,
                  temper: float = 0.5, orders: int = 2, model: OpponentModel | None = None,
-                 name: str = "model-expert", **options: Any) -> None:
+                 name: str = "expert-model", **options: Any) -> None:
         options = {"bummerl": True, "infer": True, "fusion": frozenset({"exchange"}), "close_bias": 0.17,
                    "pv_worlds": 0, "pv_max_talon": 4, "read_leads": False, "lookahead": 200, "look_from": 18,
                    "sixty_six_early": None, **options}

@@ -192,6 +192,13 @@ register("expert", "bummerl.bots.expert:make_expert",
          "PIMC looking one decision ahead, reads the opponent's play, plays for the Bummerl (strongest)")
 register("expert-v1", "bummerl.bots.expert:make_expert_v1",
          "the expert as of bummerl 0.1 (PIMC, one-step lookahead), frozen as a baseline", public=False)
+# Candidates for a stronger expert (issue 16), measured against expert-v1, not adopted (README, "Strength").
+register("expert-think", "bummerl.bots.thinking:make_thinking_expert",
+         "candidate: the expert thinking longer where a decision is close (think=SECONDS)", public=False)
+register("expert-alphamu", "bummerl.bots.alphamu:AlphaMuExpert",
+         "candidate: expert-v1 with closing and the closed game searched per information set", public=False)
+register("expert-model", "bummerl.bots.opponent_model:ModelExpert",
+         "candidate: expert-v1 with worlds weighted by a learned model of the opponent's play", public=False)
 register("easy", "bummerl.bots.levels:make_easy",
          "level easy: the heuristic with a random card a quarter of the time")
 register("medium", "bummerl.bots.levels:make_medium", "level medium: the heuristic bot")

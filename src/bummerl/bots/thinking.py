@@ -458,10 +458,10 @@ class ThinkingExpert(ExpertBot):
         return other.sample(view, n)
 
 
-def make_thinking_expert(seed: int | None = None) -> ThinkingExpert:
-    """The thinking expert with the default budget (``think=0.5``).
+def make_thinking_expert(seed: int | None = None, *, think: float = 0.5) -> ThinkingExpert:
+    """The registry's factory for ``expert-think`` (a candidate, not public): ``expert-think:think=2``.
 
-    >>> make_thinking_expert(1).think
-    0.5
+    >>> make_thinking_expert(1).think, make_thinking_expert(1, think=2).think
+    (0.5, 2)
     """
-    return ThinkingExpert(seed)
+    return ThinkingExpert(seed, think)
