@@ -54,6 +54,12 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+#: The arena as a user starts it from a terminal, where Ctrl-C stops a program. A process inherits an
+#: ignored SIGINT: run in a shell's background job (``pytest ... &``, where the shell ignores SIGINT and
+#: SIGQUIT), these tests would otherwise wait for a Ctrl-C that never comes.
+_ARENA = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+          "from bummerl.cli import main; main()")
+
 def _wait_for(condition: object, within: float) -> None:
     deadline = time.monotonic() + within
     while not condition():  # type: ignore[operator]
@@ -65,10 +71,11 @@ def test_one_sigint_stops_a_two_worker_run_within_two_seconds_with_the_results_s
     program, pids = tmp_path / "bot.py", tmp_path / "pids"
     program.write_text(BOT)
     pids.touch()
-    command = [sys.executable, "-c", "from bummerl.cli import main; main()", "arena", "random",
+    command = [sys.executable, "-c", _ARENA, "arena", "random",
                f"cmd:{sys.executable} {program} {pids}", "--deals", "800", "-j", "2", "--json",
                "--seed", "5"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     try:
         # a bot program starts with every chunk: with five started, three chunks are done, chunk 0 among
         # them (the workers take chunks in order), so there are results to print
@@ -81,8 +88,8 @@ def test_one_sigint_stops_a_two_worker_run_within_two_seconds_with_the_results_s
         stopped = time.monotonic() - started
     finally:
         if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+            os.killpg(proc.pid, signal.SIGKILL)  # the arena and its workers, which would hold the pipes open
+            proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert stopped < 2.0, f"the arena took {stopped:.2f} s to stop after Ctrl-C"
     assert err.startswith("error: interrupted: the results above are the ") and err.count("\n") == 1, err
@@ -100,9 +107,10 @@ def test_one_sigint_stops_a_two_worker_run_within_two_seconds_with_the_results_s
 
 def test_a_huge_run_starts_at_once_and_its_memory_stays_flat() -> None:
     """10**12 deals are never planned: the run plays at once, in little memory, until Ctrl-C."""
-    command = [sys.executable, "-c", "from bummerl.cli import main; main()", "arena", "random", "random",
+    command = [sys.executable, "-c", _ARENA, "arena", "random", "random",
                "--deals", str(10**12), "-j", "2", "--json", "--seed", "1", "--rules", "vu"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     try:
         _wait_for(lambda: len(_children(proc.pid)) >= 2 or proc.poll() is not None, within=120)  # running
         rss = []
@@ -114,8 +122,8 @@ def test_a_huge_run_starts_at_once_and_its_memory_stays_flat() -> None:
         out, _ = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+            os.killpg(proc.pid, signal.SIGKILL)  # the arena and its workers, which would hold the pipes open
+            proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert json.loads(out)["games_per_pairing"] == 10**12
     assert max(rss) < 200_000, f"the arena holds {max(rss)} kB"  # a plan of 10**10 chunks would not fit

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from bummerl.arena.match import ChunkResult, Task, play_chunk
@@ -59,7 +59,7 @@ def _connect(address: str, workers: int) -> tuple[Any, bool]:
     return ray, True
 
 
-def ray_results(tasks: Iterator[Task], address: str, workers: int) -> Iterator[tuple[Task, ChunkResult]]:
+def ray_results(tasks: Iterator[Task], address: str, workers: int) -> Generator[tuple[Task, ChunkResult]]:
     """Play the tasks as Ray tasks, yielding each as it finishes."""
     ray, started_here = _connect(address, workers)
     remote = ray.remote(num_cpus=1)(play_chunk)

@@ -21,7 +21,7 @@ import shutil
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from itertools import combinations
@@ -165,7 +165,7 @@ def _outside(spec: str) -> bool:
 
 # ------------------------------------------------------------------------------------------- backends
 
-def _inline(tasks: Iterator[Task]) -> Iterator[tuple[Task, ChunkResult]]:
+def _inline(tasks: Iterator[Task]) -> Generator[tuple[Task, ChunkResult]]:
     """Play the tasks one after the other in this process."""
     for task in tasks:
         yield task, play_chunk(task)
@@ -188,7 +188,7 @@ def _play_in_worker(task: Task) -> ChunkResult:
         os._exit(1)
 
 
-def _processes(tasks: Iterator[Task], workers: int) -> Iterator[tuple[Task, ChunkResult]]:
+def _processes(tasks: Iterator[Task], workers: int) -> Generator[tuple[Task, ChunkResult]]:
     """Play the tasks in ``workers`` processes, a few in flight each, yielding each as it finishes."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
@@ -241,7 +241,7 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
         manager.join(STOP_GRACE)
 
 
-def _results(config: ArenaConfig, tasks: Iterator[Task]) -> Iterator[tuple[Task, ChunkResult]]:
+def _results(config: ArenaConfig, tasks: Iterator[Task]) -> Generator[tuple[Task, ChunkResult]]:
     if config.ray is not None:
         from bummerl.arena.cluster import ray_results
 
@@ -267,8 +267,9 @@ def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None
     waiting: dict[tuple[int, int], ChunkResult] = {}  # finished out of order, until their turn
     next_chunk = [0] * len(records)
     started = time.perf_counter()
+    results = _results(config, chunks(config, root))
     try:
-        for task, result in _results(config, chunks(config, root)):
+        for task, result in results:
             waiting[(task.pairing, task.chunk)] = result
             p = task.pairing
             while (p, next_chunk[p]) in waiting:
@@ -281,6 +282,11 @@ def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None
     except KeyboardInterrupt:
         partial = _result(config, labels, root, records, time.perf_counter() - started, complete=False)
         raise ArenaInterrupted(partial) from None
+    finally:
+        # Stop the workers now, also when Ctrl-C came while this frame (not the backend) was running, e.g.
+        # drawing the progress bar: left to the garbage collector, idle workers kept the pool's manager
+        # thread, and so the interpreter's exit, waiting forever.
+        results.close()
     return _result(config, labels, root, records, time.perf_counter() - started, complete=True)
 
 
