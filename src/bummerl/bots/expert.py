@@ -68,7 +68,7 @@ from bummerl.engine import Deal
 from bummerl.match_equity import outcome_values
 from bummerl.view import View
 
-__all__ = ["ExpertBot", "make_expert", "make_expert_v1"]
+__all__ = ["ExpertBot", "answered", "make_expert", "make_expert_v1"]
 
 #: Worlds per decision (and in the first tricks).
 SAMPLES = 400
@@ -108,6 +108,35 @@ def _talon_now(view: View) -> int:
 def _hides_cards(view: View) -> bool:
     """False once the talon is exhausted: then every card is known."""
     return view.talon_open or view.closed_by >= 0
+
+
+def answered(deal: Deal, action: Action,
+             values: Values) -> tuple[Deal, list[Action]]:
+    """Play ``action`` in a copy of the open world ``deal``; the opponent answers with its open-card best
+    (the first of equals, by ``values``) until I am to move again or the deal ends. Returns the deal then
+    and the opponent's moves on the way (what I will have seen).
+
+    >>> from bummerl import Deal, Rules
+    >>> from bummerl.bots.pimc import action_values
+    >>> deal = Deal.random(Rules.preset("standard"), 3)
+    >>> after, seen = answered(deal, deal.legal_actions()[0], action_values)
+    >>> after.outcome is not None or after.to_move == deal.to_move
+    True
+    """
+    me = deal.to_move
+    after = deal.copy()
+    after.apply(action)
+    seen: list[Action] = []
+    while after.outcome is None and after.to_move != me:
+        replies = after.legal_actions()
+        if len(replies) > 1:
+            vals = values(after)
+            reply = max(replies, key=vals.__getitem__)
+        else:
+            reply = replies[0]
+        after.apply(reply)
+        seen.append(reply)
+    return after, seen
 
 
 class ExpertBot(PimcBot):
@@ -213,18 +242,7 @@ class ExpertBot(PimcBot):
         ended = 0.0
         for deal, w in zip(deals, weights, strict=True):
             me = deal.to_move
-            after = deal.copy()
-            after.apply(action)
-            seen: list[Action] = []
-            while after.outcome is None and after.to_move != me:
-                replies = after.legal_actions()
-                if len(replies) > 1:
-                    vals = self.values(after)
-                    reply = max(replies, key=vals.__getitem__)
-                else:
-                    reply = replies[0]
-                after.apply(reply)
-                seen.append(reply)
+            after, seen = answered(deal, action, self.values)
             if after.outcome is not None:
                 ended += w * table[after.outcome.value_for(me) + 3]
                 continue

@@ -68,13 +68,13 @@ True
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from math import exp, sqrt
 from random import Random
 
 from bummerl.actions import Action
-from bummerl.bots.expert import ExpertBot
+from bummerl.bots.expert import ExpertBot, Values, answered
 from bummerl.bots.inference import world_tilt
 from bummerl.bots.pimc import EARLY_CARDS, cards_left, decision_seed
 from bummerl.engine import Deal
@@ -125,7 +125,6 @@ EPSILON = 0.01
 #: taken again a few times, not once per world.
 MIN_BATCH = 8
 
-Values = Callable[[Deal], dict[Action, int]]
 SeenKey = tuple[tuple[Action, ...], int]
 
 
@@ -201,18 +200,7 @@ def branch(deal: Deal, action: Action, table: Sequence[float], values: Values) -
     True
     """
     me = deal.to_move
-    after = deal.copy()
-    after.apply(action)
-    seen: list[Action] = []
-    while after.outcome is None and after.to_move != me:
-        replies = after.legal_actions()
-        if len(replies) > 1:
-            vals = values(after)
-            reply = max(replies, key=vals.__getitem__)
-        else:
-            reply = replies[0]
-        after.apply(reply)
-        seen.append(reply)
+    after, seen = answered(deal, action, values)
     if after.outcome is not None:
         return Branch(None, {}, table[after.outcome.value_for(me) + 3])
     return Branch((tuple(seen), after.hands[me]), {b: table[v + 3] for b, v in values(after).items()})
