@@ -89,3 +89,20 @@ def test_a_deciding_match_in_chunks_equals_the_arena_run(tmp_path: Path,
     assert f"medium       Bummerls {won:5d}" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="planned once"):
         script.main(["plan", str(folder), "--bots", "medium", "easy", "--seed", "9"])
+
+
+def test_edge_to_bummerls_equals_the_binomial_race_and_rises_with_the_edge() -> None:
+    script = load("edge_to_bummerls")
+    from math import comb
+
+    # Only +-1 results, won with p: the game to 7 is won with at least 7 of 13 deals.
+    p = 0.55
+    probs = (0.0, 0.0, 1 - p, 0.0, p, 0.0, 0.0)
+    race = sum(comb(13, k) * p**k * (1 - p) ** (13 - k) for k in range(7, 14))
+    assert abs(script.bummerl_share(probs) - race) < 1e-12
+    from bummerl.match_equity import deal_odds
+
+    odds = deal_odds("standard").probs
+    shares = [script.bummerl_share(script.tilted(odds, e)) for e in (0.0, 0.05, 0.1, 0.2)]
+    assert abs(shares[0] - 0.5) < 1e-9 and shares == sorted(shares) and shares[-1] > 0.55
+    assert abs(script.bummerl_share(script.tilted(odds, script.edge_for(odds, 0.58))) - 0.58) < 1e-6
