@@ -284,6 +284,17 @@ def test_threads_solving_different_rules_at_once_get_the_answers_of_one_thread(a
 
 
 @pytest.mark.parametrize("analyse", BACKENDS)
+def test_a_solve_does_not_depend_on_the_solves_before_it(analyse: Analyse) -> None:
+    """The move-order memory (killer moves, table) starts afresh for each position: same values, same
+    nodes, in whatever order the positions come."""
+    rng = random.Random(12)
+    jobs = [from_deal(random_position(rng, Rules.preset(p), lambda d: d.talon_open and d.talon_size <= 6))
+            for p in ("sixty-six", "standard") for _ in range(3)]
+    first = [analyse(pos, True) for pos in jobs]
+    assert [analyse(pos, True) for pos in reversed(jobs)] == first[::-1]
+
+
+@pytest.mark.parametrize("analyse", BACKENDS)
 def test_with_mirror_false_claims_the_table_shares_no_bound_across_points(analyse: Analyse) -> None:
     """A false claim costs less when the other has more points (rules.md 7, ``mirror``), so a value can
     rise with the other's points: bounds stored at other points must not be used there. With them,

@@ -54,6 +54,8 @@ cdef class Search:
     cdef u64 win_bit[14]
     cdef u64 lose_bit[14]
     cdef u64 fd_mask[14]
+    cdef int killer[14]
+    cdef int rkill[336]
     cdef public long nodes
     cdef dict tt
     cdef dict gt
@@ -93,7 +95,7 @@ cdef class Search:
     @cython.locals(trump=int, cs=int, pc=int, nts=int, ntc=int, row=int, manual=int, vmin=int,
                    todo=u64, m=u64, f=int, low=u64, pts=int, h1=u64, h2=u64, v=int,
                    k1=u64, k2=u64, ent=int, split=int, step=int, b=int, bnd=int, sign=int,
-                   wh=u64, lh=u64, wp=int, lp=int, lt=int, lq=int, wcl=int, a=int, bb=int)
+                   wh=u64, lh=u64, kf=int, wp=int, lp=int, lt=int, lq=int, wcl=int, a=int, bb=int)
     cdef int respond(self, int c, u64 fmask, u64 hm, u64 ho, int pm, int po, int tm, int to, int qm,
                      int qo, int cl, int sw, int sf, int ts, int tc, int alpha, int beta) noexcept nogil
 
@@ -105,8 +107,8 @@ cdef class Search:
     @cython.locals(trump=int, c=int, f=int, pts=int, fc=int, v=int, ocl=int, k1=u64, k2=u64, ent=int, b=int,
                    lo=int, hi=int, bm=int, a0=int, best=int, move=int, pairs=u64, otr=u64, sure=u64,
                    now=u64, s=int, ms=u64, os_=u64, top=int, need=int, gain=int, g=int, n=int, moves=u64,
-                   one=u64, first=int, m=u64, r=int, mv=int, bit=int, slots=int, val=int, pm2=int,
-                   qm2=int)
+                   one=u64, first=int, km=int, kbit=int, m=u64, r=int, mv=int, bit=int, slots=int, val=int,
+                   pm2=int, qm2=int)
     cdef int lead(self, u64 hm, u64 ho, int pm, int po, int tm, int to, int qm, int qo, int cl, int sw,
                   int sf, int ts, int tc, int claim, int alpha, int beta) noexcept nogil
 

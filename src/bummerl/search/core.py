@@ -23,8 +23,10 @@ How it is fast:
   were split differently;
 - null-window tests over the tiny value range (is the value at least t?) in the order of
   :data:`PROBES`: at least 2, at most -2, then who wins, the costly test, last;
-- move order: the table's move, then exchange, close, marriages, cards the follower cannot beat; the
-  follower's answers: the dearest winning card, then a cheap losing card, then the rest;
+- move order: the table's move, else the last move that cut at the same talon size (a killer move,
+  while the talon is open), then exchange, close, marriages, cards the follower cannot beat; the
+  follower's answers: the last answer that refuted the same card at the same talon size, the dearest
+  winning card, then a cheap losing card, then the rest (the killers start afresh with each position);
 - while the talon is open, an answer already known to refute a lead is found before searching
   (enhanced transposition cut-off), and an answer that ends the deal is valued at once;
 - exact cut-offs from the rules: a correct claim ends the search (rules.md 7: never worse than playing
@@ -259,6 +261,8 @@ class Search:
     win_bit: Any
     lose_bit: Any
     fd_mask: Any
+    killer: Any
+    rkill: Any
     nodes: int
     tt: dict[int, dict[int, int]]
     gt: dict[int, int]
@@ -282,6 +286,8 @@ class Search:
         self.win_bit = [0] * 14
         self.lose_bit = [0] * 14
         self.fd_mask = [0] * 14
+        self.killer = [-1] * 14
+        self.rkill = [-1] * 336
         self.tt = {}
         self.gt = {}
         self.nodes = 0
@@ -532,9 +538,12 @@ class Search:
                     return v
         split = SPLIT[trump * 24 + c]
         step = 0
+        kf = self.rkill[ts * 24 + c]  # the last answer that refuted c at this talon size
         while todo:
             b = ctz(todo) if cython.compiled else (todo & -todo).bit_length() - 1
-            if step == 1 and b < split and todo >> split:
+            if step == 0 and kf >= 0 and todo >> RANK[row + kf] & 1:
+                b = RANK[row + kf]
+            elif step == 1 and b < split and todo >> split:
                 # After the best winning answer, the cheapest losing one.
                 b = ctz(todo >> split << split) if cython.compiled else \
                     (todo >> split << split & -(todo >> split << split)).bit_length() - 1
@@ -560,6 +569,7 @@ class Search:
             if v < vmin:
                 vmin = v
                 if v <= alpha:
+                    self.rkill[ts * 24 + c] = f
                     return v
         return vmin
 
@@ -754,6 +764,8 @@ class Search:
         moves = 0
         one = 1
         first = -1
+        km = self.killer[ts] if ts else -2  # the last move that cut at this talon size (killer)
+        kbit = -1
         m = hm
         while m:
             c = ctz(m) if cython.compiled else (m & -m).bit_length() - 1
@@ -774,17 +786,26 @@ class Search:
                 first = bit
             else:
                 moves |= one << bit
+                if mv == km:
+                    kbit = bit
         if ts:
             if hm & self.low_trump and (ts > 2 or self.exch_two) and (tm or not self.exch_trick):
                 if bm == EXCHANGE_MOVE:
                     first = 0
                 else:
                     moves |= 1
+                    if km == EXCHANGE_MOVE:
+                        kbit = 0
             if self.allow_close and (ts > 2 or self.close_two):
                 if bm == CLOSE_MOVE:
                     first = 1
                 else:
                     moves |= 2
+                    if km == CLOSE_MOVE:
+                        kbit = 1
+        if first < 0 and kbit >= 0:
+            first = kbit
+            moves ^= one << kbit
         slots = trump * 64
         while first >= 0 or moves:
             if first >= 0:
@@ -822,6 +843,8 @@ class Search:
                 if v > alpha:
                     alpha = v
                     if v >= beta:
+                        if ts:
+                            self.killer[ts] = mv
                         break
         if best <= a0:
             hi = best
@@ -1151,6 +1174,9 @@ class Search:
             self.win_bit[t] = 0
             self.lose_bit[t] = 0
             self.fd_mask[t] = 0
+            self.killer[t] = -1
+            for c in range(24):
+                self.rkill[t * 24 + c] = -1
         for t in range(2, self.ts0 + 1, 2):
             i = n - (t - 1)
             self.win_bit[t] = 1 << stock[i]
