@@ -41,7 +41,8 @@ How it is fast:
   of points alone. Without marriages counted only one side can make 66, so the points the leader
   makes sure of (:meth:`Search.secure`, a search over points whose table is keyed by the two hands)
   say who wins (:meth:`Search.race`); the search itself goes on only to tell how much, or when
-  marriages let both sides make 66.
+  marriages let both sides make 66. (Not on the six-card lead right after the talon ran out in a
+  search begun with it open: its five-card races cost less there.)
 
 Claims are valued by their outcome, false ones included: one can be the best action (see the
 example: player 1 closed before player 0 won a trick).
@@ -696,8 +697,12 @@ class Search:
                 return lo
             if hi <= alpha:
                 return hi
-        if self.s66 and not ts and not qm | qo and pm < 66 and po < 66:
+        if (self.s66 and not ts and not qm | qo and pm < 66 and po < 66
+                and (cl or not self.ts0 or (popcount(hm) if cython.compiled else hm.bit_count()) < 6)):
             # Sixty-Six with the talon gone: who wins, from the points each side makes sure of.
+            # Not on the first lead after the talon ran out in a search begun with it open (six
+            # cards each): the five-card races of the search below cost less there than one
+            # six-card race (measured); a closed game needs it, it decides the game at once.
             b = self.race(hm, ho, pm, po, cl, alpha, beta)
             if cl and self.viennese and not self.manual:
                 # Closed, claims automatic: who wins decides the value (rules.md 4.2, 4.3); with
