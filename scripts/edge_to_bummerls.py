@@ -16,12 +16,27 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from bummerl.match_equity import OUTCOMES, deal_odds
 
 TARGET = 7
+
+
+def rising_root(f: Callable[[float], float], target: float, low: float, high: float) -> float:
+    """The x in [low, high] where the rising function ``f`` reaches ``target`` (bisection).
+
+    >>> round(rising_root(lambda x: x * x, 2.0, 0.0, 2.0), 9)
+    1.414213562
+    """
+    for _ in range(60):
+        mid = (low + high) / 2
+        if f(mid) < target:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
 
 
 def tilted(probs: Sequence[float], edge: float) -> tuple[float, ...]:
@@ -37,14 +52,8 @@ def tilted(probs: Sequence[float], edge: float) -> tuple[float, ...]:
         total = sum(w)
         return tuple(x / total for x in w)
 
-    low, high = -5.0, 5.0
-    for _ in range(100):  # the mean rises with lam: bisect
-        mid = (low + high) / 2
-        if sum(k * p for k, p in zip(OUTCOMES, shaped(mid), strict=True)) < edge:
-            low = mid
-        else:
-            high = mid
-    return shaped((low + high) / 2)
+    return shaped(rising_root(lambda lam: sum(k * p for k, p in zip(OUTCOMES, shaped(lam), strict=True)),
+                              edge, -5.0, 5.0))
 
 
 def bummerl_share(probs: Sequence[float], target: int = TARGET) -> float:
@@ -70,14 +79,7 @@ def bummerl_share(probs: Sequence[float], target: int = TARGET) -> float:
 
 def edge_for(probs: Sequence[float], share: float) -> float:
     """The edge per deal whose Bummerl share is ``share`` (bisection; the share rises with the edge)."""
-    low, high = 0.0, 2.0
-    for _ in range(60):
-        mid = (low + high) / 2
-        if bummerl_share(tilted(probs, mid)) < share:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
+    return rising_root(lambda edge: bummerl_share(tilted(probs, edge)), share, 0.0, 2.0)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -110,8 +110,7 @@ def _hides_cards(view: View) -> bool:
     return view.talon_open or view.closed_by >= 0
 
 
-def answered(deal: Deal, action: Action,
-             values: Values) -> tuple[Deal, list[Action]]:
+def answered(deal: Deal, action: Action, values: Values) -> tuple[Deal, list[Action]]:
     """Play ``action`` in a copy of the open world ``deal``; the opponent answers with its open-card best
     (the first of equals, by ``values``) until I am to move again or the deal ends. Returns the deal then
     and the opponent's moves on the way (what I will have seen).
