@@ -29,7 +29,9 @@ cdef int ORDER[2304]
 cdef int RANK[2304]
 cdef int SPLIT[96]
 cdef int SLOTS[256]
-cdef int EXCHANGE_MOVE, CLOSE_MOVE, MARRY
+cdef int NOW_SLOT[24]
+cdef int CARD_SLOT[96]
+cdef int EXCHANGE_MOVE, CLOSE_MOVE, MARRY, NO_CUT
 cdef int A_EXCHANGE, A_CLOSE, A_CLAIM, A_PASS, A_MARRY
 cdef int F_SIXTY_SIX, F_AUTO, F_ALLOW_CLOSE, F_CLOSE_TWO, F_EXCH_TWO, F_EXCH_TRICK
 cdef int F_MARRY_TRICK, F_LEADS_KING, F_NEXT_TRICK, F_TOURNAMENT, F_MIRROR
@@ -38,10 +40,19 @@ cdef int J_LEAD, J_RESPOND, J_FOLLOWER, J_MARRIED
 cdef u64 MIX1, MIX2, MIX3, MASK64
 cdef u64 TT_BITS, TT_SIZE, TT_WAYS, HANDS, GT_BITS, GT_SIZE, GT_WAYS
 
+cdef bint _wins(int c, int f, int trump) noexcept nogil
 cdef int _table(int tricks, int points) noexcept nogil
 cdef int _mask_points(u64 m) noexcept nogil
 @cython.locals(total=int, r=int, n=int, x=u64)
 cdef int _cheapest(u64 hand, int k) noexcept nogil
+@cython.locals(o=u64, top=int)
+cdef u64 _above(u64 h1, u64 h2, int suit) noexcept nogil
+@cython.locals(n=int)
+cdef int _cashed(u64 sure, u64 other) noexcept nogil
+cdef int _low(u64 m) noexcept nogil
+cdef int _cut(int lo, int hi, int alpha, int beta) noexcept nogil
+cdef (int, int) _narrow(int lo, int hi, int alpha, int beta) noexcept nogil
+cdef (int, int) _settled(int best, int alpha, int beta, int lo, int hi) noexcept nogil
 @cython.locals(r=int)
 cdef int _top_points(u64 m) noexcept nogil
 
@@ -92,32 +103,31 @@ cdef class Search:
     @cython.locals(v=int, fc=int)
     cdef inline int all_played(self, int pm, int po, int tm, int to, int cl, int sf) noexcept nogil
 
-    @cython.locals(trump=int, cs=int, pc=int, nts=int, ntc=int, row=int, manual=int, vmin=int,
-                   todo=u64, m=u64, f=int, low=u64, pts=int, h1=u64, h2=u64, v=int,
-                   k1=u64, k2=u64, ent=int, split=int, step=int, b=int, bnd=int, sign=int,
-                   wh=u64, lh=u64, kf=int, wp=int, lp=int, lt=int, lq=int, wcl=int, a=int, bb=int)
+    @cython.locals(trump=int, cs=int, pc=int, nts=int, ntc=int, row=int, manual=int, vmin=int, todo=u64, m=u64, f=int,
+                   low=u64, pts=int, h1=u64, h2=u64, v=int, k1=u64, k2=u64, ent=int, split=int, step=int,
+                   b=int, bnd=int, sign=int, wh=u64, lh=u64, kf=int, wp=int, lp=int, lt=int, lq=int, wcl=int,
+                   a=int, bb=int)
     cdef int respond(self, int c, u64 fmask, u64 hm, u64 ho, int pm, int po, int tm, int to, int qm,
                      int qo, int cl, int sw, int sf, int ts, int tc, int alpha, int beta) noexcept nogil
 
-    @cython.locals(unplayed=u64, tmask=u64, pairs=u64, mm=int, mo=int, rest=int, reach_m=int,
-                   reach_o=int, mt=u64, ot=u64, top=int, sure_o=u64, sure_m=u64, hi=int, lo=int, w=int, n=int)
+    @cython.locals(unplayed=u64, tmask=u64, pairs=u64, mm=int, mo=int, rest=int, reach_m=int, reach_o=int,
+                   hi=int, lo=int, w=int)
     cdef int bounds(self, u64 hm, u64 ho, int pm, int po, int tm, int to, int qm, int qo, int cl, int sw,
                     int sf, int ts, int tc) noexcept nogil
 
     @cython.locals(trump=int, c=int, f=int, pts=int, fc=int, v=int, ocl=int, k1=u64, k2=u64, ent=int, b=int,
-                   lo=int, hi=int, bm=int, a0=int, best=int, move=int, pairs=u64, otr=u64, sure=u64,
-                   now=u64, s=int, ms=u64, os_=u64, top=int, need=int, gain=int, g=int, n=int, moves=u64,
-                   one=u64, first=int, km=int, kbit=int, m=u64, r=int, mv=int, bit=int, slots=int, val=int,
-                   pm2=int, qm2=int)
+                   lo=int, hi=int, bm=int, a0=int, best=int, move=int, pairs=u64, otr=u64, sure=u64, now=u64,
+                   s=int, need=int, gain=int, g=int, n=int, moves=u64, one=u64, first=int, km=int, kbit=int,
+                   m=u64, r=int, mv=int, bit=int, slots=int, val=int, pm2=int, qm2=int)
     cdef int lead(self, u64 hm, u64 ho, int pm, int po, int tm, int to, int qm, int qo, int cl, int sw,
                   int sf, int ts, int tc, int claim, int alpha, int beta) noexcept nogil
 
     @cython.locals(trump=int, c=int, f=int, key=u64, ent=int, bm=int, lo=int, hi=int, a0=int, best=int,
-                   move=int, one=u64, otr=u64, now=u64, s=int, ms=u64, os_=u64, top=int, moves=u64, first=int,
-                   m=u64, r=int, bit=int, slots=int, hc=u64, fm=u64, row=int, todo=u64, split=int, vmin=int,
-                   b=int, pts=int, bnd=int, v=int, mt=u64, ot=u64, sure=u64, n=int)
+                   move=int, one=u64, otr=u64, now=u64, s=int, moves=u64, first=int, m=u64, bit=int,
+                   slots=int, hc=u64, fm=u64, row=int, todo=u64, split=int, vmin=int, b=int, pts=int, bnd=int,
+                   v=int)
     cdef int secure(self, u64 h1, u64 h2, int rest, int bonus, int alpha, int beta) noexcept nogil
-    @cython.locals(sure=u64, s=int, ms=u64, os_=u64, top=int)
+    @cython.locals(sure=u64, s=int)
     cdef inline u64 sure_winners(self, u64 h1, u64 h2) noexcept nogil
     @cython.locals(trump=int, best=int, m=u64, c=int, c2=int, fm=u64, vmin=int, f=int, f2=int, pts=int, v=int)
     cdef int last_two(self, u64 h1, u64 h2, int rest) noexcept nogil

@@ -107,6 +107,8 @@ PROBES = [2, -1, 1, 3, -2, 0, 2, 1, 3, 0, -1, -2]
 EXCHANGE_MOVE = 24
 CLOSE_MOVE = 25
 MARRY = 32
+#: No value: what :func:`_cut` says when a node's bounds do not settle its window.
+NO_CUT = -999
 # Action codes of the contract (bummerl.actions).
 A_EXCHANGE, A_CLOSE, A_CLAIM, A_PASS, A_MARRY = 24, 25, 26, 27, 28
 # Rule flags (bummerl.search.position.F_*).
@@ -160,7 +162,7 @@ def _move_slots() -> list[int]:
 
     Bit 0 exchange, 1 close, 2..9 marriages (kings by suit, then queens), 10..33 cards the follower
     cannot beat, 34..57 the other plain cards, 58..63 the other trumps; within a group the dearest
-    card first, then the lower suit (:func:`_slot` places a card).
+    card first, then the lower suit (``NOW_SLOT`` and ``CARD_SLOT`` place a card).
     """
     slots = [0] * 256
     for trump in range(4):
@@ -180,6 +182,11 @@ def _move_slots() -> list[int]:
 
 
 SLOTS = _move_slots()
+#: A lead's bit in SLOTS: ``NOW_SLOT[card]`` when the follower cannot beat it, else
+#: ``CARD_SLOT[trump * 24 + card]`` (plain cards, then trumps).
+NOW_SLOT = [10 + (5 - c % 6) * 4 + c // 6 for c in range(24)]
+CARD_SLOT = [63 - c % 6 if c // 6 == t else 34 + (5 - c % 6) * 4 + c // 6
+             for t in range(4) for c in range(24)]
 
 
 def _table(tricks: int, points: int) -> int:
@@ -201,6 +208,46 @@ def _cheapest(hand: int, k: int) -> int:
         total += n * P[r]
         k -= n
     return total
+
+
+def _above(h1: int, h2: int, suit: int) -> int:
+    """The cards of h1 in a suit above all of h2's cards of that suit."""
+    o = h2 & SUIT[suit]
+    top = bitlen(o) if cython.compiled else o.bit_length()
+    return h1 & SUIT[suit] >> top << top
+
+
+def _cashed(sure: int, other: int) -> int:
+    """The card points that sure winners take when cashed: theirs and the other hand's cheapest cards."""
+    if not sure:
+        return 0
+    n = popcount(sure) if cython.compiled else sure.bit_count()
+    return _mask_points(sure) + _cheapest(other, n)
+
+
+def _low(m: int) -> int:
+    """The lowest set bit of a non-empty mask."""
+    return ctz(m) if cython.compiled else (m & -m).bit_length() - 1
+
+
+def _cut(lo: int, hi: int, alpha: int, beta: int) -> int:
+    """The value that bounds lo..hi settle for the window alpha..beta, or NO_CUT."""
+    if lo >= beta or lo == hi:
+        return lo
+    if hi <= alpha:
+        return hi
+    return NO_CUT
+
+
+def _narrow(lo: int, hi: int, alpha: int, beta: int) -> tuple[int, int]:
+    """The window alpha..beta narrowed by a node's bounds lo..hi (that do not settle it: :func:`_cut`)."""
+    return (lo if lo > alpha else alpha, hi if hi < beta else beta)
+
+
+def _settled(best: int, alpha: int, beta: int, lo: int, hi: int) -> tuple[int, int]:
+    """A node's bounds lo..hi once its search in the window alpha..beta gave best (fail-soft): a lower
+    bound above alpha, an upper bound below beta, exact inside the window."""
+    return (best if best > alpha else lo, best if best < beta else hi)
 
 
 def _top_points(m: int) -> int:
@@ -504,18 +551,15 @@ class Search:
             pts = pc + P[f]
             # The trick's winner (w) leads next; its value is searched from w's side, so sign
             # turns it into mine.
-            if (f < c) if f // 6 == cs else f // 6 != trump:
+            if (f < c) if f // 6 == cs else f // 6 != trump:  # _wins(c, f, trump), inline
                 sign, wh, lh, wp, lp, lt, lq, wcl = 1, hm, ho ^ low, pm + qm + pts, po, to, qo, cl
             else:
                 sign, wh, lh, wp, lp, lt, lq, wcl = -1, ho ^ low, hm, po + qo + pts, pm, tm, qm, SWAP[cl]
-            if ts:
-                h1 = wh | self.win_bit[ts]
-                h2 = lh | (self.lose_bit[ts] if ts > 2 else 1 << tc)
-            else:
-                h1 = wh
-                h2 = lh
-                if not h1 and cl == 0:
-                    wp += self.bonus_ok
+            # The winner draws the talon's top card, the loser the next (the trump card when two are left).
+            h1 = wh | self.win_bit[ts]
+            h2 = lh | self.lose_bit[ts] | (1 << tc if ts == 2 else 0)
+            if not h1 and cl == 0:
+                wp += self.bonus_ok
             if wp >= 66:
                 v = sign * self.claim_win(lt, lp, wcl, sw, sf)
             elif not h1:
@@ -560,12 +604,8 @@ class Search:
             else:
                 sign, wh, lh, wp, lp, lt, lq, wcl = -1, ho ^ low, hm, po + qo + pts, pm, tm, qm, SWAP[cl]
                 a, bb = -bnd, -alpha
-            if ts:
-                h1 = wh | self.win_bit[ts]
-                h2 = lh | (self.lose_bit[ts] if ts > 2 else 1 << tc)
-            else:
-                h1 = wh
-                h2 = lh
+            h1 = wh | self.win_bit[ts]
+            h2 = lh | self.lose_bit[ts] | (1 << tc if ts == 2 else 0)
             v = sign * self.lead(h1, h2, wp, lp, 1, lt, 0, lq, wcl, sw, sf, nts, ntc, manual, a, bb)
             if v < vmin:
                 vmin = v
@@ -605,18 +645,10 @@ class Search:
         if not ts:
             # Trumps above all the other's trumps win whatever the other does: the other never
             # gets their points, nor those of the cheapest cards played to them.
-            mt = hm & tmask
-            ot = ho & tmask
-            top = bitlen(mt) if cython.compiled else mt.bit_length()
-            sure_o = ot >> top << top
-            if sure_o:
-                n = popcount(sure_o) if cython.compiled else sure_o.bit_count()
-                reach_m -= _mask_points(sure_o) + _cheapest(hm, n)
-            top = bitlen(ot) if cython.compiled else ot.bit_length()
-            sure_m = mt >> top << top
-            if sure_m:
-                n = popcount(sure_m) if cython.compiled else sure_m.bit_count()
-                reach_o -= _mask_points(sure_m) + _cheapest(ho, n)
+            if ho & tmask:
+                reach_m -= _cashed(_above(ho, hm, self.trump), hm)
+            if hm & tmask:
+                reach_o -= _cashed(_above(hm, ho, self.trump), ho)
         if cl == 1:
             if reach_m < 66:
                 return (3 - sf) * 9
@@ -655,7 +687,7 @@ class Search:
             f = ctz(ho) if cython.compiled else ho.bit_length() - 1
             pts = P[c] + P[f] + (self.bonus_ok if cl == 0 else 0)
             fc = self.false_claim(to, po, cl, sf) if claim else -4
-            if (c > f) if f // 6 == c // 6 else f // 6 != trump:
+            if _wins(c, f, trump):
                 pm += qm + pts
                 v = (self.claim_win(to, po, cl, sw, sf) if pm >= 66 else
                      self.all_played(pm, po, 1, to, cl, sf))
@@ -676,10 +708,9 @@ class Search:
             lo = (ent & 7) - 3
             hi = (ent >> 3 & 7) - 3
             bm = (ent >> 6 & 63) - 1
-            if lo >= beta or lo == hi:
-                return lo
-            if hi <= alpha:
-                return hi
+            v = _cut(lo, hi, alpha, beta)
+            if v != NO_CUT:
+                return v
         else:
             bm = -1
             b = self.bounds(hm, ho, pm, po, tm, to, qm, qo, cl, sw, sf, ts, tc)
@@ -715,19 +746,15 @@ class Search:
                 lo = (b & 7) - 3
             if (b >> 3 & 7) - 3 < hi:
                 hi = (b >> 3 & 7) - 3
-            if lo >= beta or lo == hi:
-                return lo
-            if hi <= alpha:
-                return hi
-        if lo > alpha:
-            alpha = lo
-        if hi < beta:
-            beta = hi
+            v = _cut(lo, hi, alpha, beta)
+            if v != NO_CUT:
+                return v
+        alpha, beta = _narrow(lo, hi, alpha, beta)
         a0 = alpha
-        best = -4
-        move = -1
         # Marriages the leader may declare now (queen bits of the suits).
         pairs = hm & hm >> 1 & QUEENS if (tm or not self.marry_trick) and (ts or not self.s66) else 0
+        best = -4
+        move = -1
         if self.manual and (claim or pairs):
             best = self.false_claim(to, po, cl, sf)
             if best > alpha:
@@ -742,14 +769,12 @@ class Search:
         sure = 0
         now = 0
         for s in range(4):
-            ms = hm & SUIT[s]
-            if ms:
-                os_ = ho & SUIT[s]
-                top = bitlen(os_) if cython.compiled else os_.bit_length()
-                if s == trump or not otr:
-                    sure |= ms >> top << top
-                elif os_ and not ts:
-                    now |= ms >> top << top
+            if not hm & SUIT[s]:
+                continue
+            if s == trump or not otr:
+                sure |= _above(hm, ho, s)
+            elif ho & SUIT[s] and not ts:
+                now |= _above(hm, ho, s)
         now |= sure
         need = 66 - pm - qm
         if now and need <= (22 if ts else _mask_points(hm | ho)):
@@ -781,44 +806,30 @@ class Search:
                 bit = 2 + c // 6 + (0 if r == 3 else 4)
             else:
                 mv = c
-                if now >> c & 1:
-                    bit = 10 + (5 - r) * 4 + c // 6
-                elif c // 6 == trump:
-                    bit = 63 - r
-                else:
-                    bit = 34 + (5 - r) * 4 + c // 6
+                bit = NOW_SLOT[c] if now >> c & 1 else CARD_SLOT[trump * 24 + c]
+            moves |= one << bit
             if mv == bm:
                 first = bit
-            else:
-                moves |= one << bit
-                if mv == km:
-                    kbit = bit
+            elif mv == km:
+                kbit = bit
         if ts:
             if hm & self.low_trump and (ts > 2 or self.exch_two) and (tm or not self.exch_trick):
-                if bm == EXCHANGE_MOVE:
-                    first = 0
-                else:
-                    moves |= 1
-                    if km == EXCHANGE_MOVE:
-                        kbit = 0
+                moves |= 1
             if self.allow_close and (ts > 2 or self.close_two):
-                if bm == CLOSE_MOVE:
-                    first = 1
-                else:
-                    moves |= 2
-                    if km == CLOSE_MOVE:
-                        kbit = 1
-        if first < 0 and kbit >= 0:
-            first = kbit
-            moves ^= one << kbit
+                moves |= 2
+            # Slot 0 exchanges, slot 1 closes.
+            if EXCHANGE_MOVE <= bm <= CLOSE_MOVE and moves >> (bm - EXCHANGE_MOVE) & 1:
+                first = bm - EXCHANGE_MOVE
+            elif EXCHANGE_MOVE <= km <= CLOSE_MOVE and moves >> (km - EXCHANGE_MOVE) & 1:
+                kbit = km - EXCHANGE_MOVE
+        if first < 0:
+            first = kbit  # the table's move first, else the killer (its slot is cleared when tried)
         slots = trump * 64
         while first >= 0 or moves:
-            if first >= 0:
-                mv = SLOTS[slots + first]
-                first = -1
-            else:
-                mv = SLOTS[slots + (ctz(moves) if cython.compiled else (moves & -moves).bit_length() - 1)]
-                moves &= moves - 1
+            b = first if first >= 0 else _low(moves)
+            first = -1
+            moves &= ~(one << b)
+            mv = SLOTS[slots + b]
             if mv < 24:
                 v = self.respond(mv, 0, hm ^ 1 << mv, ho, pm, po, tm, to, qm, qo, cl, sw, sf, ts, tc, alpha,
                                  beta)
@@ -851,13 +862,7 @@ class Search:
                         if ts:
                             self.killer[ts] = mv
                         break
-        if best <= a0:
-            hi = best
-        elif best >= beta:
-            lo = best
-        else:
-            lo = best
-            hi = best
+        lo, hi = _settled(best, a0, beta, lo, hi)
         self.store(k1, k2, pts, lo, hi, move)
         return best
 
@@ -876,10 +881,11 @@ class Search:
             return rest
         self.nodes += 1
         trump = self.trump
+        slots = trump * 64
         if not h1 & (h1 - 1):
             c = ctz(h1) if cython.compiled else h1.bit_length() - 1
             f = ctz(h2) if cython.compiled else h2.bit_length() - 1
-            return rest if ((c > f) if f // 6 == c // 6 else f // 6 != trump) else 0
+            return rest if _wins(c, f, trump) else 0
         m = h1 & (h1 - 1)
         if not m & (m - 1):
             return self.last_two(h1, h2, rest)
@@ -892,32 +898,20 @@ class Search:
             # My sure winners (trumps above op's, and, when op has no trump, the cards above op's in
             # their suit) can be cashed one after another, each taking a card of op's; op's trumps
             # above mine win whenever op plays them (op's other top cards may have to be thrown away).
-            sure = self.sure_winners(h1, h2)
-            if sure:
-                n = popcount(sure) if cython.compiled else sure.bit_count()
-                lo = _mask_points(sure) + _cheapest(h2, n)
-                if lo >= beta:
-                    return lo
-            mt = h1 & self.tmask
-            top = bitlen(mt) if cython.compiled else mt.bit_length()
-            sure = (h2 & self.tmask) >> top << top
-            if sure:
-                n = popcount(sure) if cython.compiled else sure.bit_count()
-                hi = rest - _mask_points(sure) - _cheapest(h1, n)
-                if hi <= alpha:
-                    return hi
+            lo = _cashed(self.sure_winners(h1, h2), h2)
+            if lo >= beta:
+                return lo
+            hi = rest - _cashed(_above(h2, h1, trump), h1) if h2 & self.tmask else rest
+            if hi <= alpha:
+                return hi
         else:
             lo = ent & 0xFF
             hi = ent >> 8 & 0xFF
             bm = (ent >> 16) - 1
-            if lo >= beta or lo == hi:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
+            v = _cut(lo, hi, alpha, beta)
+            if v != NO_CUT:
+                return v
+            alpha, beta = _narrow(lo, hi, alpha, beta)
         a0 = alpha
         best = -1
         move = -1
@@ -925,12 +919,8 @@ class Search:
         otr = h2 & self.tmask
         now = 0
         for s in range(4):
-            ms = h1 & SUIT[s]
-            if ms:
-                os_ = h2 & SUIT[s]
-                top = bitlen(os_) if cython.compiled else os_.bit_length()
-                if s == trump or os_ or not otr:
-                    now |= ms >> top << top
+            if h1 & SUIT[s] and (s == trump or h2 & SUIT[s] or not otr):
+                now |= _above(h1, h2, s)
         moves = 0
         one = 1
         first = -1
@@ -938,25 +928,15 @@ class Search:
         while m:
             c = ctz(m) if cython.compiled else (m & -m).bit_length() - 1
             m &= m - 1
-            r = c % 6
-            if now >> c & 1:
-                bit = 10 + (5 - r) * 4 + c // 6
-            elif c // 6 == trump:
-                bit = 63 - r
-            else:
-                bit = 34 + (5 - r) * 4 + c // 6
+            bit = NOW_SLOT[c] if now >> c & 1 else CARD_SLOT[trump * 24 + c]
+            moves |= one << bit
             if c == bm:
                 first = bit
-            else:
-                moves |= one << bit
-        slots = trump * 64
         while first >= 0 or moves:
-            if first >= 0:
-                c = SLOTS[slots + first]
-                first = -1
-            else:
-                c = SLOTS[slots + (ctz(moves) if cython.compiled else (moves & -moves).bit_length() - 1)]
-                moves &= moves - 1
+            b = first if first >= 0 else _low(moves)
+            first = -1
+            moves &= ~(one << b)
+            c = SLOTS[slots + b]
             # op's answers, best first (ORDER): each trick's value to me, the least counts.
             hc = h1 ^ 1 << c
             fm = h2 & HIGHER[c] or h2 & SUIT[c // 6] or h2 & self.tmask or h2
@@ -986,17 +966,10 @@ class Search:
             if vmin > best:
                 best = vmin
                 move = c
-                if best > alpha:
-                    alpha = best
-                    if best >= beta:
-                        break
-        if best <= a0:
-            hi = best
-        elif best >= beta:
-            lo = best
-        else:
-            lo = best
-            hi = best
+                alpha = best if best > alpha else alpha
+                if alpha >= beta:
+                    break
+        lo, hi = _settled(best, a0, beta, lo, hi)
         self.gt_put(key, lo | hi << 8 | (move + 1) << 16, popcount(h1) if cython.compiled else h1.bit_count())
         return best
 
@@ -1005,11 +978,8 @@ class Search:
         trump, the cards above all of h2's in their suit."""
         sure = 0
         for s in range(4):
-            ms = h1 & SUIT[s]
-            if ms and (s == self.trump or not h2 & self.tmask):
-                os_ = h2 & SUIT[s]
-                top = bitlen(os_) if cython.compiled else os_.bit_length()
-                sure |= ms >> top << top
+            if h1 & SUIT[s] and (s == self.trump or not h2 & self.tmask):
+                sure |= _above(h1, h2, s)
         return sure
 
     def last_two(self, h1: int, h2: int, rest: int) -> int:
@@ -1020,16 +990,15 @@ class Search:
         while m:
             c = ctz(m) if cython.compiled else (m & -m).bit_length() - 1
             m &= m - 1
-            c2 = h1 ^ 1 << c
-            c2 = ctz(c2) if cython.compiled else c2.bit_length() - 1
+            c2 = _low(h1 ^ 1 << c)  # my other card
             fm = h2 & HIGHER[c] or h2 & SUIT[c // 6] or h2 & self.tmask or h2
             vmin = rest
             while fm:
                 f = ctz(fm) if cython.compiled else (fm & -fm).bit_length() - 1
                 fm &= fm - 1
-                f2 = h2 ^ 1 << f
-                f2 = ctz(f2) if cython.compiled else f2.bit_length() - 1
+                f2 = _low(h2 ^ 1 << f)
                 pts = P[c] + P[f]
+                # _wins(c, f, trump): then I lead the last card too, else op does.
                 if (f < c) if f // 6 == c // 6 else f // 6 != trump:
                     v = pts + (rest - pts if ((f2 < c2) if f2 // 6 == c2 // 6 else f2 // 6 != trump) else 0)
                 else:
