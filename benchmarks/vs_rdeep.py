@@ -20,6 +20,8 @@ temporary directory (``bummerl-vs-rdeep-venv``, reusing this Python's packages, 
 Usage: python benchmarks/vs_rdeep.py [--bummerls 500] [--seed 1] [--bot expert] [--samples 16] [--depth 4]
        [--workers 2] [--self-check DEALS]
 
+``--bot cheater`` seats the open-card yardstick (it is handed the mirror's true deal): what seeing every card
+would win against RdeepBot, the ceiling for a fair player.
 ``--samples``/``--depth`` are RdeepBot's (16 and 4, as the course's own ``rdeep_game`` example);
 ``--self-check N`` plays N deals of their ``RandBot`` against itself through the mirror (a quick test of
 the bridge, no bummerl bot involved).
@@ -144,7 +146,9 @@ def ours(bot: Any, mirror: Mirror, seat: int, score: list[int]) -> Any:
 
     def choose(perspective: Any, leader_move: Any) -> Any:
         view = View.of(mirror.deal, seat, (score[0], score[1]))
-        action = str(bot.choose(view))
+        # The cheater (a yardstick, never a player) is handed the true deal: the mirror's.
+        action = str(bot.choose_with_deal(view, mirror.deal) if getattr(bot, "sees_deal", False)
+                     else bot.choose(view))
         for move in perspective.valid_moves():
             if our_actions(move)[0] == action:
                 return move

@@ -31,3 +31,28 @@ def test_an_odd_number_of_bummerls_is_refused_before_anything_is_installed() -> 
     with pytest.raises(SystemExit) as stop:
         bench.main(["--bummerls", "3"])
     assert stop.value.code == 2
+
+
+def test_the_cheater_yardstick_is_handed_the_mirrors_true_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = load("vs_rdeep")
+    deal = Deal.from_deck(bench.RULES, bench.deck_for(1, 0, 0), dealer=0)
+    handed = []
+
+    class Yardstick:
+        sees_deal = True
+
+        def choose(self, view: object) -> object:
+            raise AssertionError("a bot that sees the deal must not be asked with a view alone")
+
+        def choose_with_deal(self, view: object, true_deal: Deal) -> object:
+            handed.append(true_deal)
+            return deal.legal_actions()[-1]
+
+    class Perspective:  # their engine's offer, as our action texts
+        def valid_moves(self) -> list[str]:
+            return [str(a) for a in deal.legal_actions()]
+
+    monkeypatch.setattr(bench, "our_actions", lambda move: [move])
+    choose = bench.ours(Yardstick(), bench.Mirror(deal), deal.to_move, [7, 7])
+    assert choose(Perspective(), None) == str(deal.legal_actions()[-1])
+    assert handed == [deal]
