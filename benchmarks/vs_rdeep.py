@@ -45,6 +45,7 @@ from typing import Any
 
 from bummerl import Deal, Rules, View
 from bummerl.actions import Action
+from bummerl.arena.match import chooser
 from bummerl.arena.stats import mean_interval, wilson
 from bummerl.bots import make_bot
 from bummerl.cards import CARDS
@@ -146,9 +147,8 @@ def ours(bot: Any, mirror: Mirror, seat: int, score: list[int]) -> Any:
 
     def choose(perspective: Any, leader_move: Any) -> Any:
         view = View.of(mirror.deal, seat, (score[0], score[1]))
-        # The cheater (a yardstick, never a player) is handed the true deal: the mirror's.
-        action = str(bot.choose_with_deal(view, mirror.deal) if getattr(bot, "sees_deal", False)
-                     else bot.choose(view))
+        # As in the arena, the cheater (a yardstick, never a player) is handed the true deal: the mirror's.
+        action = str(chooser(bot, mirror.deal)(view))
         for move in perspective.valid_moves():
             if our_actions(move)[0] == action:
                 return move

@@ -55,4 +55,5 @@ def test_the_cheater_yardstick_is_handed_the_mirrors_true_deal(monkeypatch: pyte
     monkeypatch.setattr(bench, "our_actions", lambda move: [move])
     choose = bench.ours(Yardstick(), bench.Mirror(deal), deal.to_move, [7, 7])
     assert choose(Perspective(), None) == str(deal.legal_actions()[-1])
-    assert handed == [deal]
+    assert len(handed) == 1 and handed[0] is not deal  # a copy of the true deal, as in the arena
+    assert handed[0].setup() == deal.setup()

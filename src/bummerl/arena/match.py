@@ -47,8 +47,7 @@ from bummerl.view import View
 
 __all__ = [
     "FORFEIT", "FORFEIT_POINTS", "MAX_FAULTS_KEPT", "ChunkResult", "ChunkStopped", "Fault", "Mode", "Task",
-    "bot_seeds",
-    "chunk_size", "deck_deal", "play_bummerl", "play_chunk", "play_deal",
+    "bot_seeds", "chooser", "chunk_size", "deck_deal", "play_bummerl", "play_chunk", "play_deal",
 ]
 
 #: Game points the other side scores when a bot forfeits a deal.
@@ -109,9 +108,15 @@ def _forfeit(deal: Deal, seat: int, why: str) -> DealResult:
     return DealResult(Outcome(1 - seat, FORFEIT_POINTS, FORFEIT), seat, why)
 
 
-def _chooser(bot: Bot, deal: Deal) -> Callable[[View], Action]:
+def chooser(bot: Bot, deal: Deal) -> Callable[[View], Action]:
     """``bot.choose``, or for a bot with ``choose_with_deal`` (the cheater yardstick) a call handing it a
-    copy of the true deal as well."""
+    copy of the true deal as well.
+
+    >>> from bummerl.bots.cheater import CheaterBot
+    >>> deal = Deal.random(Rules.preset("standard"), 3)
+    >>> chooser(CheaterBot(), deal)(View.of(deal, deal.to_move)) in deal.legal_actions()
+    True
+    """
     peek: Callable[[View, Deal], Action] | None = getattr(bot, "choose_with_deal", None)
     if peek is None:
         return bot.choose
@@ -141,7 +146,7 @@ def play_deal(
                 hook(view_of(deal, seat, score))
             except Exception as err:
                 return _forfeit(deal, seat, f"new_deal raised {type(err).__name__}: {err}")
-    choose = (_chooser(bots[0], deal), _chooser(bots[1], deal))
+    choose = (chooser(bots[0], deal), chooser(bots[1], deal))
     while deal.outcome is None:
         seat = deal.to_move
         view = view_of(deal, seat, score)
