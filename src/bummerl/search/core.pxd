@@ -103,10 +103,10 @@ cdef class Search:
     @cython.locals(v=int, fc=int)
     cdef inline int all_played(self, int pm, int po, int tm, int to, int cl, int sf) noexcept nogil
 
-    @cython.locals(trump=int, cs=int, pc=int, nts=int, ntc=int, row=int, manual=int, vmin=int, todo=u64, m=u64, f=int,
-                   low=u64, pts=int, h1=u64, h2=u64, v=int, k1=u64, k2=u64, ent=int, split=int, step=int,
-                   b=int, bnd=int, sign=int, wh=u64, lh=u64, kf=int, wp=int, lp=int, lt=int, lq=int, wcl=int,
-                   a=int, bb=int)
+    @cython.locals(trump=int, cs=int, pc=int, nts=int, ntc=int, row=int, manual=int, vmin=int, todo=u64,
+                   m=u64, f=int, low=u64, pts=int, h1=u64, h2=u64, v=int, k1=u64, k2=u64, ent=int, split=int,
+                   step=int, b=int, bnd=int, sign=int, wh=u64, lh=u64, kf=int, wp=int, lp=int, lt=int, lq=int,
+                   wcl=int, a=int, bb=int)
     cdef int respond(self, int c, u64 fmask, u64 hm, u64 ho, int pm, int po, int tm, int to, int qm,
                      int qo, int cl, int sw, int sf, int ts, int tc, int alpha, int beta) noexcept nogil
 
