@@ -34,3 +34,16 @@ def test_bot_speed_prints_a_row_per_phase(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     for label in ("all", "choices", "  18+ cards left", "  under 18"):  # the phases are indented
         assert f"random   {label}" in out
+
+
+def test_solver_speed_verdicts_carry_intervals_over_the_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = load("solver_speed")
+    std = [0.2e-3] * 90 + [8e-3] * 10  # mean 0.98 ms, median 0.2 ms
+    s66 = [1e-3] * 45 + [100e-3] * 5  # mean 10.9 ms: 11.1x, carried by five deals
+    bench.verdicts({("standard", "compiled"): std, ("sixty-six", "compiled"): s66})
+    out = capsys.readouterr().out
+    assert "mean 0.980 ms [" in out and "<= 1.2: yes" in out and "median 0.200 ms [0.200, 0.200]" in out
+    line = next(x for x in out.splitlines() if "Sixty-Six" in x)
+    low, high = (float(x) for x in line.split("[")[1].split("]")[0].split(", "))
+    assert "= 11.1 [" in line and "<= 5: NO" in line
+    assert low < 11.1 < high and high - low > 5  # five deals of fifty: a wide interval

@@ -175,7 +175,7 @@ def play(
                             "confirm": ask})
             first = {"me": 0, "computer": 1, "random": None}[dealer or "random"]
             session = PlaySession.new(
-                chosen_rules, level=chosen_level, seed=secrets.randbelow(2**31) if seed is None else seed,
+                chosen_rules, level=chosen_level, seed=secrets.randbits(63) if seed is None else seed,
                 first_dealer=first, cards="german" if chosen_cards == "german" else "french", decks=decks,
                 store=store,
             )
@@ -203,7 +203,7 @@ def _run(start: Callable[[], PlaySession], store: GameStore, game_id: str, *, as
 
         def again() -> PlaySession:
             last = sessions[-1]
-            fresh = PlaySession.new(last.table.rules, level=last.level, seed=secrets.randbelow(2**31),
+            fresh = PlaySession.new(last.table.rules, level=last.level, seed=secrets.randbits(63),
                                     cards=last.table.card_style, store=store)
             leases.enter_context(store.lease(fresh.id, "terminal"))
             sessions.append(fresh)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
-import json
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -42,7 +42,7 @@ from bummerl.server.history import KEY_HEADER, history_routes
 from bummerl.server.limits import Limits, PostRateLimit
 from bummerl.server.online import Online, online_routes
 from bummerl.server.presence import AWAY_AFTER, Clock
-from bummerl.server.protocol import ProtocolError, encode, error_message, parse_message
+from bummerl.server.protocol import ProtocolError, encode, error_message, parse_message, read_body
 from bummerl.server.thinker import DEFAULT_WORKERS, Thinker
 from bummerl.server.web_store import WebStore
 from bummerl.store import GameNotFound, StoreError
@@ -152,11 +152,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
 
     async def new_game(request: Request) -> Response:
         try:
-            body = json.loads(await request.body() or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return _error("the body is not JSON")
-        try:
-            options = _new_game_options(body)
+            options = _new_game_options(read_body(await request.body()))
             game, seat = await hub().create(**options)
         except BummerlError as err:
             return _error(str(err))
@@ -168,7 +164,8 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
     async def list_games(request: Request) -> Response:
         if not _is_loopback(request):  # another computer sees no list (and no error in its console)
             return JSONResponse({"games": [], "note": "the list of games is only shown on this computer"})
-        games = [g for g in hub().store.games() if g["level"] != "human"]  # friend games: /friend
+        games = [g for g in await run_in_threadpool(hub().store.games)
+                 if g["level"] != "human"]  # friend games: /friend
         return JSONResponse({"games": games})
 
     async def resume_game(request: Request) -> Response:
@@ -191,8 +188,12 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         except StoreError as err:
             return _error(str(err), 409)
 
-    async def stats(_: Request) -> Response:
-        return JSONResponse({"stats": hub().store.stats(), "levels": list(LEVELS)})
+    async def stats(request: Request) -> Response:
+        if not _is_loopback(request):  # your totals are for this computer's player alone
+            return JSONResponse({"stats": [], "levels": list(LEVELS),
+                                 "note": "the totals are only shown on this computer"})
+        # Off the event loop: the totals replay every stored game.
+        return JSONResponse({"stats": await run_in_threadpool(hub().store.stats), "levels": list(LEVELS)})
 
     async def rules_text(_: Request) -> Response:
         return PlainTextResponse(_rules_markdown(), media_type="text/markdown; charset=utf-8")

@@ -104,6 +104,9 @@ class LiveGame:
         self.lock = asyncio.Lock()
         self.thinking = False
         self._task: asyncio.Task[None] | None = None
+        #: Seats with an analysis or review being worked out: one at a time each, so that one client
+        #: cannot fill the computer's workers with questions and slow every other game.
+        self._asking: set[int] = set()
 
     # ------------------------------------------------------------------ who is who
 
@@ -157,10 +160,14 @@ class LiveGame:
         try:
             if message.type == "act":
                 await self.act(seat, message.action)
-            elif message.type == "analyse":
-                reply(await self.analyse(seat))
-            elif message.type == "review":
-                reply(await self.review(seat))
+            elif message.type in ("analyse", "review"):
+                if seat in self._asking:
+                    raise IllegalMove("wait for the answer to your last question")
+                self._asking.add(seat)
+                try:
+                    reply(await (self.analyse(seat) if message.type == "analyse" else self.review(seat)))
+                finally:
+                    self._asking.discard(seat)
         except BummerlError as err:
             reply(error_message(str(err)))
 
@@ -189,6 +196,9 @@ class LiveGame:
         if seat is None or self.seats[seat].is_human or (self._task is not None and not self._task.done()):
             return
         self._task = asyncio.create_task(self._computer_turns())
+        # Once the computer has moved and nobody is here (they left while it thought, or never came),
+        # the game is put away: only a finished task makes the game idle.
+        self._task.add_done_callback(lambda _: self.hub.put_away(self))
 
     async def _computer_turns(self) -> None:
         while True:
@@ -214,8 +224,6 @@ class LiveGame:
                 events = self.table.act(seat, action)
                 events += await self.hub.committer.commit(self.session)
                 self.broadcast(events)
-            if not self.listeners:
-                self.hub.put_away(self)
 
     async def analyse(self, seat: int) -> dict[str, Any]:
         """The ``?`` analysis of ``seat``'s position (its own view only)."""
@@ -352,7 +360,7 @@ class GameHub:
         if level not in LEVELS:
             raise BummerlError(f"unknown level {level!r} (choose from {', '.join(LEVELS)})")
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = secrets.randbits(63)  # never found by trying every seed against the cards one saw
         token = secrets.token_urlsafe(24)
 
         def make() -> PlaySession:
@@ -366,6 +374,7 @@ class GameHub:
         game = LiveGame(session, _seats(session.level), {0: token}, self)
         self.live[game.id] = game
         game.kick()
+        self.put_away(game)  # until somebody opens it (unless the computer is thinking: then after that)
         return game, 0
 
     async def get(self, game_id: str) -> LiveGame:

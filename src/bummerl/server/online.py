@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import secrets
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
@@ -55,7 +55,7 @@ from bummerl.server.presence import (
     TimeControl,
     TimeStore,
 )
-from bummerl.server.protocol import error_message, event_json
+from bummerl.server.protocol import error_message, event_json, read_body
 from bummerl.server.spectators import check_spectators, watch_message
 from bummerl.session import PlaySession
 from bummerl.store import StoreError
@@ -138,6 +138,10 @@ class FriendTable(LiveGame):
             if self.end is not None:
                 raise IllegalMove(f"the Bummerl is over: {self.end.text(self.names())}")
             await super().act(seat, action)
+
+    async def analyse(self, seat: int) -> dict[str, Any]:
+        """Refused: the solver's advice is for games against the computer, never between two people."""
+        raise IllegalMove("the analysis is only for games against the computer")
 
     async def stored(self) -> None:
         """After an action is stored and before it is shown: the clocks move on (the mover's stops, with
@@ -453,7 +457,7 @@ class Online:
         if limit:
             check_games_in_progress(self.limits, self.hub.store.db, self.hub.store.lock, host.id)
         web = self.hub.store
-        seed = secrets.randbelow(2**31) if seed is None else seed
+        seed = secrets.randbits(63) if seed is None else seed  # never guessable from what a player sees
         token = secrets.token_urlsafe(24)
 
         def make() -> tuple[PlaySession, FriendGame]:
@@ -470,7 +474,9 @@ class Online:
             return PlaySession(stored, table, web.store), friend
 
         session, friend = await self.hub._admin(make)
-        return self._live(session, friend, (host.name, WAITING_NAME)), token
+        game = self._live(session, friend, (host.name, WAITING_NAME))
+        self.hub.put_away(game)  # until somebody opens it: an invitation never opened holds nothing
+        return game, token
 
     async def load(self, game_id: str) -> LiveGame | None:
         """A stored friend game brought back (None: not a friend game)."""
@@ -543,6 +549,8 @@ class Online:
                     raise BummerlError("a player of this game is gone")
                 style: CardStyle = "german" if stored.cards == "german" else "french"
                 old_clocks = self.times.clocks(friend.game_id)
+                # The second player's seat is taken below: if they may not take it, make nothing.
+                check_games_in_progress(self.limits, self.hub.store.db, self.hub.store.lock, second.id)
                 game, _ = await self.create(first, stored.rules, cards=style, rated=friend.rated, limit=False,
                                             clock=None if old_clocks is None else old_clocks.control,
                                             spectators=friend.spectators)
@@ -568,10 +576,7 @@ async def _body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise BummerlError(f"the body is too large (at most {MAX_BODY} bytes)")
-    try:
-        value = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise BummerlError("the body is not JSON") from None
+    value = read_body(raw)
     if not isinstance(value, dict):
         raise BummerlError("the body must be a JSON object")
     return value
@@ -615,7 +620,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         player = player_of(request)
         if player is None:
             return _error("unknown player key", 401)
-        return JSONResponse(player_page(player, request))
+        return JSONResponse(await run_in_threadpool(player_page, player, request))  # replays their games
 
     def player_page(player: Player, request: Request) -> dict[str, Any]:
         games = []
@@ -769,6 +774,10 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         return JSONResponse(end.to_json(game.names()))
 
     async def lobby(request: Request) -> Response:
+        return JSONResponse({"invitations": await run_in_threadpool(lobby_rows, request)})
+
+    def lobby_rows(request: Request) -> list[dict[str, Any]]:
+        """The open invitations (each game is read from the store: off the event loop)."""
         base = str(request.base_url).rstrip("/")
         rows = []
         for friend in online().players.open_invitations():
@@ -779,7 +788,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             rows.append({"host": host.to_json(), "rules": stored.rules.to_json(),
                          "rules_text": stored.rules.describe(), "cards": stored.cards, "rated": friend.rated,
                          "clock": clock_of(friend.game_id), "link": f"{base}/friend/{friend.invite}"})
-        return JSONResponse({"invitations": rows})
+        return rows
 
     async def watch(ws: WebSocket) -> None:
         friend = online().players.friend_game(invite=ws.path_params["invite"])

@@ -38,7 +38,9 @@ __all__ = ["MAX_NAME", "MAX_OPEN_INVITATIONS", "FriendGame", "NameTaken", "Playe
 
 #: The longest player name (characters).
 MAX_NAME = 20
-_NAME = re.compile(r"^\w[\w .'-]*$")
+_NAME = re.compile(r"^[^\W_](?:[^\W_]|[ .'-])*$")  # a letter or digit first; no underscore
+#: Scripts that one name may mix (Japanese is written in three).
+_ONE_SCRIPT = {"HIRAGANA": "CJK", "KATAKANA": "CJK", "CJK": "CJK"}
 #: Names that would read as someone else in the game's texts.
 _RESERVED = {"you", "computer", "friend", "spectator"}
 
@@ -56,6 +58,10 @@ def check_name(name: object) -> str:
     Traceback (most recent call last):
     ...
     bummerl.errors.BummerlError: a name is letters, digits, spaces and . ' - (starting with a letter or digit)
+    >>> check_name("Y\u043eu")  # a Cyrillic o among Latin letters
+    Traceback (most recent call last):
+    ...
+    bummerl.errors.BummerlError: a name's letters are all of one alphabet
     """
     if not isinstance(name, str):
         raise BummerlError("the name must be a string")
@@ -66,9 +72,21 @@ def check_name(name: object) -> str:
         raise BummerlError(f"a name is at most {MAX_NAME} characters")
     if not _NAME.match(name):
         raise BummerlError("a name is letters, digits, spaces and . ' - (starting with a letter or digit)")
+    if len(_scripts(name)) > 1:  # "Yоu" with a Cyrillic о would read as someone else
+        raise BummerlError("a name's letters are all of one alphabet")
     if _fold(name) in _RESERVED:
         raise BummerlError(f"the name {name!r} is reserved")
     return name
+
+
+def _scripts(name: str) -> set[str]:
+    """The alphabets of a name's letters (LATIN, CYRILLIC, GREEK, ...; Japanese counts as one)."""
+    found = set()
+    for ch in name:
+        if ch.isalpha():
+            script = unicodedata.name(ch, "?").split()[0]
+            found.add(_ONE_SCRIPT.get(script, script))
+    return found
 
 
 def _fold(name: str) -> str:

@@ -310,7 +310,12 @@ function drawActions() {
     const label = view.phase === "game_over" ? "Game over — see the result" : "Next deal";
     box.append(actionButton(view.phase === "game_over" ? "result" : "next", label, "⏎", "primary"));
   }
-  if (myTurn()) box.append(actionButton("analyse", "What is each move worth?", "?", "quiet"));
+  if (myTurn() && againstComputer()) box.append(actionButton("analyse", "What is each move worth?", "?", "quiet"));
+}
+
+/** The analysis (the solver's advice) is for games against the computer only, never between two people. */
+function againstComputer() {
+  return view.players[1 - view.seat].kind === "computer";
 }
 
 /** Game points a seat still needs (a deal may take it below 0: that is 0 left). */
@@ -579,6 +584,7 @@ function fmt(x) {
 }
 
 function requestAnalysis() {
+  if (!againstComputer()) return setStatus("The analysis is only for games against the computer", true);
   if (!myTurn()) return setStatus("The analysis is for your turn", true);
   openModal("analysis", "What is each move worth?", [h("p", { class: "wait", text: "Thinking over the cards you cannot see…" })],
             [button("Close", closeModal, { primary: true })]);
@@ -621,7 +627,7 @@ function showHelp() {
   const keys = [["1–5", "play the card in that place (the king or queen of a marriage you may declare declares it first; press again to lead)"],
     ["0", "Sixty-Six: play your sixth card"], ["x", "exchange the trump jack (the nine in Sixty-Six)"],
     ["c", "close the talon"], ["m", "declare a marriage (20 or 40)"], ["g or 6", "claim 66 (asks first)"], ["p", "pass after the last trick"],
-    ["?", "what is each move worth?"], ["s", "the score sheet"], ["Enter", "after a deal: its summary, then the next deal"],
+    ["?", "what is each move worth? (against the computer)"], ["s", "the score sheet"], ["Enter", "after a deal: its summary, then the next deal"],
     ["n", "at the end of the Bummerl: play again"], ["Esc", "cancel, close a dialog"], ["q", "home (the game is saved)"]];
   openModal("help", "Keys", [h("table", { class: "keys" }, ...keys.map(([k, t]) => h("tr", {}, h("td", {}, h("kbd", { text: k })), h("td", { text: t }))))],
             [button("Close", closeModal, { primary: true })]);

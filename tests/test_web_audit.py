@@ -1,0 +1,161 @@
+"""What session 7's audit of the web game found, each now refused or fixed (beyond test_web_hostile.py):
+a game's seed that a player could find from the cards they saw, the solver's advice in games between two
+people, one client filling the computer's workers with questions, games (and their store leases) kept
+forever when nobody was there once the computer had moved, request bodies that the standard JSON reader
+turns into a traceback, the totals that replayed every stored game on the event loop for anyone, a
+failed rematch leaving an invitation behind, and names that read as someone else's."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from bummerl.server import create_app
+from bummerl.server.limits import Limits
+from bummerl.store import GameBusy, GameStore
+from helpers.players import friend_game, invite, key, next_of, play_friends, register, socket
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(home=tmp_path, workers=0)) as c:
+        yield c
+
+
+def hub(client: TestClient) -> Any:
+    return client.app.state.hub  # type: ignore[attr-defined]
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    answer = client.post("/api/games", json={"rules": "standard", "level": "easy", **body})
+    assert answer.status_code == 201, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def test_seeds_are_drawn_from_63_bits_so_the_cards_seen_do_not_give_them_away(client: TestClient) -> None:
+    # A 31-bit seed could be found by trying every seed against one's own first hand (2**31 shuffles).
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    ids = [new_game(client)["id"] for _ in range(6)]
+    ids += [friend_game(client, ann, bob)[0]["id"] for _ in range(6)]
+    seeds = [hub(client).store.store.load(game_id).seed for game_id in ids]
+    assert max(seeds) >= 2**40 and len(set(seeds)) == len(seeds)  # all below 2**31: once in 2**138
+    assert all(0 <= s < 2**63 for s in seeds)
+
+
+def _answer(ws: Any) -> dict[str, Any]:
+    """The answer to a question: the next ``analysis`` or ``error`` (views and events skipped)."""
+    while True:
+        msg: dict[str, Any] = ws.receive_json()
+        if msg["type"] in ("analysis", "error"):
+            return msg
+
+
+def test_the_analysis_is_refused_between_two_people(client: TestClient) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    seats = friend_game(client, ann, bob)
+    with socket(client, seats[0]) as ws0, socket(client, seats[1]) as ws1:
+        view = next_of(ws0, "view")
+        mover = ws0 if view["waiting_for"] == 0 else ws1
+        mover.send_json({"type": "analyse"})
+        answer = _answer(mover)
+        assert answer == {"type": "error", "reason": "the analysis is only for games against the computer"}
+    page = (Path(__file__).parent.parent / "src/bummerl/server/static/js/game.js").read_text()
+    assert "myTurn() && againstComputer()" in page  # and the page shows no button for it there
+
+
+def test_one_question_at_a_time_per_seat(client: TestClient) -> None:
+    game = new_game(client, seed=4, dealer=1)  # the human leads
+    with socket(client, game) as ws:
+        next_of(ws, "view", lambda v: v["waiting_for"] == 0 and not v["thinking"])
+        ws.send_json({"type": "analyse"})
+        ws.send_json({"type": "analyse"})  # while the first is being worked out
+        answers = [ws.receive_json() for _ in range(2)]
+        kinds = sorted(a["type"] for a in answers)
+        assert kinds == ["analysis", "error"], answers
+        assert next(a for a in answers if a["type"] == "error")["reason"] == \
+            "wait for the answer to your last question"
+        ws.send_json({"type": "analyse"})  # once answered, the next question is taken
+        assert next_of(ws, "analysis")["actions"]
+
+
+def wait_put_away(client: TestClient, game_id: str) -> None:
+    deadline = time.monotonic() + 20
+    while game_id in hub(client).live:
+        assert time.monotonic() < deadline, "the game was never put away"
+        time.sleep(0.05)
+
+
+def test_games_nobody_is_at_are_put_away_and_their_lease_let_go(tmp_path: Path) -> None:
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:
+        never_opened = new_game(client, dealer=1)  # the human leads, and never comes
+        computer_first = new_game(client, dealer=0, level="hard")  # the computer leads: put away after
+        left_while_thinking = new_game(client, dealer=1, level="hard")
+        with socket(client, left_while_thinking) as ws:
+            view = next_of(ws, "view")
+            ws.send_json({"type": "act", "action": view["deal"]["legal"][0]})
+            next_of(ws, "events", lambda m: not m.get("replay"))  # stored and shown; the computer thinks
+        ann = register(client, "Ann")
+        unopened_invitation = invite(client, ann)
+        ids = [g["id"] for g in (never_opened, computer_first, left_while_thinking, unopened_invitation)]
+        for game_id in ids:
+            wait_put_away(client, game_id)
+        with GameStore.open(tmp_path) as store:
+            for game_id in ids:  # the terminal may open each of them now
+                try:
+                    with store.lease(game_id, "terminal"):
+                        pass
+                except GameBusy:
+                    pytest.fail(f"game {game_id} is still held by the web server")
+        stored = hub(client).store.store.load(computer_first["id"])
+        assert stored.record.deals[0].actions[-1].startswith("play ")  # the computer's lead was stored
+        with socket(client, never_opened) as ws:  # and each game comes back when opened
+            assert next_of(ws, "view")["waiting_for"] == 0
+
+
+@pytest.mark.parametrize("body", [b"[" * 2000 + b"]" * 2000, b'{"seed": ' + b"9" * 4000 + b"}",
+                                  b'{"name": "Ann", "name": "Bob"}', b"\xff\xfe"],
+                         ids=["deep", "huge number", "a key twice", "not UTF-8"])
+def test_a_hostile_json_body_gets_one_clear_400_on_every_route(client: TestClient, body: bytes) -> None:
+    ann = register(client, "Ann")
+    made = invite(client, ann)
+    for path in ("/api/games", "/api/players", "/api/friends", f"/api/games/{made['id']}/claim"):
+        answer = client.post(path, content=body, headers={**key(ann), "Content-Type": "application/json"})
+        assert answer.status_code == (409 if path.endswith("claim") else 400), (path, answer.text)
+        error = answer.json()["error"]
+        assert error.startswith("the body is not JSON") and "\n" not in error and len(error) < 200
+
+
+def test_the_totals_are_for_this_computer_only(tmp_path: Path) -> None:
+    app = create_app(home=tmp_path, workers=0)
+    with TestClient(app) as local:
+        new_game(local)
+        assert local.get("/api/stats").json()["stats"]
+    with TestClient(app, client=("192.0.2.7", 5000)) as remote:
+        answer = remote.get("/api/stats").json()
+        assert answer["stats"] == [] and "only shown on this computer" in answer["note"]
+
+
+def test_a_rematch_the_second_player_may_not_take_leaves_no_invitation(tmp_path: Path) -> None:
+    limits = Limits(games_per_player=1, open_invitations=0)
+    with TestClient(create_app(home=tmp_path, workers=0, limits=limits)) as client:
+        ann, bob, cid = (register(client, n) for n in ("Ann", "Bob", "Cid"))
+        seats = friend_game(client, ann, bob)
+        assert play_friends(client, seats, random.Random(7))["phase"] == "game_over"
+        friend_game(client, ann, cid)  # Ann is now in as many games as she may be
+        before = client.get("/api/players/me", headers=key(bob)).json()["friend_games"]
+        answer = client.post(f"/api/friends/{seats[0]['invite']}/rematch", headers=key(bob))
+        assert answer.status_code == 400 and "finish one first" in answer.json()["error"]
+        assert client.get("/api/players/me", headers=key(bob)).json()["friend_games"] == before
+
+
+@pytest.mark.parametrize("name", ["Y\u043eu", "\u0410nn", "_x", "x_y"])
+def test_names_that_read_as_another_or_break_the_rules_are_refused(client: TestClient, name: str) -> None:
+    answer = client.post("/api/players", json={"name": name})
+    assert answer.status_code == 400 and answer.json()["error"].startswith(("a name", "the name"))
