@@ -90,7 +90,10 @@ def test_bad_options_are_one_line_before_anything_else(home: Path, terminal: typ
                           (["--cards", "tarot"], "unknown card faces 'tarot'"),
                           (["--rule", "nonsense"], "FLAG=VALUE"),
                           (["--rules", "poker"], "unknown rules preset 'poker'"),
-                          (["--delay", "-1"], "--delay cannot be negative")):
+                          (["--delay", "-1"], "--delay must be from 0 to 60 seconds"),
+                          (["--delay", "inf"], "--delay must be from 0 to 60 seconds"),
+                          (["--delay", "nan"], "--delay must be from 0 to 60 seconds"),
+                          (["--seed", str(2**63)], "--seed must be from 0 to 2**63 - 1")):
         assert message in one_error_line(play(*args))
     assert terminal.made == [] and games(home) == []
 

@@ -3,7 +3,6 @@ reported by name, nothing from storage executed, leases, stats per level and per
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import sqlite3
@@ -25,6 +24,7 @@ from bummerl.store import (
     data_dir,
 )
 from bummerl.table import FirstLegal
+from helpers.store import legacy
 
 
 @pytest.fixture
@@ -307,27 +307,6 @@ def test_settings_are_remembered(home: Path) -> None:
 
 
 # ------------------------------------------------------------------------------------ old JSON saves
-
-
-def legacy(home: Path, name: str, **fields: object) -> Path:
-    """Write an old ``bummerl-game/1`` save (a short real game unless ``record`` is given)."""
-    from bummerl.game import Bummerl
-
-    game = Bummerl(Rules.preset("standard"), seed=9, first_dealer=1)
-    for _ in range(5):
-        game.apply(game.deal.legal_actions()[0])
-    body: dict[str, object] = {
-        "format": "bummerl-game/1", "id": name, "level": "hard", "seed": 9,
-        "record": GameRecord.from_game(game).to_json(),
-        "human_seat": 0, "cards": "german", "created": "2025-01-02T03:04:05+00:00",
-        "updated": "2025-01-02T03:05:00+00:00", "results": [], "score": [7, 7], "finished": False,
-        "winner": None,
-    }
-    body.update(fields)
-    path = home / "games" / f"{name}.json"
-    path.parent.mkdir(exist_ok=True)
-    path.write_text(json.dumps(body))
-    return path
 
 
 def test_old_json_saves_are_imported_once_and_the_files_kept(home: Path) -> None:

@@ -32,16 +32,21 @@ import json
 import math
 import re
 import sys
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 from bummerl.errors import BummerlError, quote
 
-__all__ = ["MOST_DEPTH", "MOST_NUMBER_CHARS", "InputError", "decode", "loads", "not_utf8", "open_text"]
+__all__ = ["MOST_DEPTH", "MOST_LINE_CHARS", "MOST_NUMBER_CHARS", "InputError", "decode", "lines", "loads",
+           "not_utf8", "open_text", "read_text"]
 
 #: The deepest nesting of lists and objects accepted (a game record nests 4 deep).
 MOST_DEPTH = 32
 #: The longest number accepted, in characters (seeds and counts fit in far fewer).
 MOST_NUMBER_CHARS = 40
+#: The longest line of input read, and the most text read whole, in characters: a record of a whole
+#: Bummerl on one line is a few tens of thousands; ``/dev/zero`` would never end.
+MOST_LINE_CHARS = 1 << 20
 
 
 class InputError(BummerlError):
@@ -106,6 +111,33 @@ def open_text(file: str) -> TextIO:
     if buffer is None:  # a test harness's text stream: already text
         return sys.stdin
     return io.TextIOWrapper(buffer, encoding="utf-8", errors="strict")
+
+
+def lines(stream: TextIO, source: str = "") -> Iterator[str]:
+    """The lines of a text stream, each read with a bound: one longer than :data:`MOST_LINE_CHARS` raises
+    :class:`InputError` naming it (``source``, a file name, starts the message) instead of filling memory.
+
+    >>> list(lines(io.StringIO("a\\nb")))
+    ['a\\n', 'b']
+    >>> list(lines(io.StringIO("x" * (MOST_LINE_CHARS + 1)), "zero: "))
+    Traceback (most recent call last):
+    ...
+    bummerl.jsonio.InputError: zero: line 1 is longer than 1048576 characters
+    """
+    number = 0
+    while line := stream.readline(MOST_LINE_CHARS + 1):
+        number += 1
+        if len(line) > MOST_LINE_CHARS:
+            raise InputError(f"{source}line {number} is longer than {MOST_LINE_CHARS} characters")
+        yield line
+
+
+def read_text(stream: TextIO, source: str = "") -> str:
+    """A whole text stream of at most :data:`MOST_LINE_CHARS` characters (else :class:`InputError`)."""
+    text = stream.read(MOST_LINE_CHARS + 1)
+    if len(text) > MOST_LINE_CHARS:
+        raise InputError(f"{source}the input is longer than {MOST_LINE_CHARS} characters")
+    return text
 
 
 def not_utf8(err: UnicodeDecodeError, source: str = "") -> InputError:

@@ -54,6 +54,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from bummerl import jsonio
 from bummerl.cards import Card, CardParseError
 from bummerl.engine import Outcome
 from bummerl.errors import BummerlError
@@ -323,9 +324,11 @@ def _alive(pid: int, host: str, started: str, since: str) -> bool:
     if host != socket.gethostname():
         try:
             taken = datetime.fromisoformat(since)
-        except ValueError:
+            return (datetime.now(UTC) - taken).total_seconds() < FOREIGN_LEASE_HOURS * 3600
+        except (TypeError, ValueError, OverflowError):  # a damaged row (no zone, not a time): stale
             return False
-        return (datetime.now(UTC) - taken).total_seconds() < FOREIGN_LEASE_HOURS * 3600
+    if not isinstance(pid, int) or not 0 < pid < 1 << 22:  # 0, -1: a process group; not a process id
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -444,6 +447,9 @@ class GameStore:
             return  # up to date: no write lock needed (a writer elsewhere does not block opening)
         with self._tx() as db:
             version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version < 0:
+                raise StoreError(f"the game database {self.path} is damaged (schema version {version}); "
+                                 "move it away to start afresh")
             if version > len(MIGRATIONS):
                 raise StoreError(f"the game database {self.path} has schema version {version}, newer than "
                                  f"this bummerl knows ({len(MIGRATIONS)}): upgrade bummerl")
@@ -779,8 +785,8 @@ class GameStore:
         with self._reading() as db:
             rows = db.execute("SELECT key, value FROM settings").fetchall()
         for key, value in rows:
-            with contextlib.suppress(ValueError, TypeError):
-                out[str(key)] = json.loads(value)
+            with contextlib.suppress(ValueError, TypeError, BummerlError):
+                out[str(key)] = jsonio.loads(value)  # the hardened reader: no RecursionError
         return out
 
     def remember(self, values: Mapping[str, Any]) -> None:
@@ -817,7 +823,8 @@ class GameStore:
                 try:
                     game_id = _import_file(db, path)
                     problem = None
-                except (BummerlError, OSError, ValueError, TypeError, KeyError, RecursionError) as err:
+                except (BummerlError, OSError, ValueError, TypeError, KeyError, RecursionError,
+                        OverflowError) as err:
                     game_id, problem = None, str(err)[:200]
                     self.notes.append(_legacy_note(path.name, problem))
                 db.execute("INSERT INTO legacy_imports VALUES (?, ?, ?, ?)",
@@ -840,6 +847,8 @@ def _legacy_note(file: str, problem: str) -> str:
 
 def _import_file(db: sqlite3.Connection, path: Path) -> str:
     """Insert one old ``bummerl-game/1`` JSON save; raises with the reason it cannot be imported."""
+    if not path.is_file():  # a named pipe would block the import (and the write lock) for ever
+        raise StoreError("not a regular file")
     with path.open("rb") as fh:
         raw = fh.read(_LEGACY_MAX_BYTES + 1)
     if len(raw) > _LEGACY_MAX_BYTES:
@@ -935,7 +944,9 @@ def _build(row: sqlite3.Row | tuple[Any, ...], deals: list[Any], actions: list[A
         raise StoreError(f"the stored score {[s0, s1]} differs from the replay's {list(game.score)}")
     try:
         when = (datetime.fromisoformat(created), datetime.fromisoformat(updated))
-    except (TypeError, ValueError):
+        for stamp in when:  # a time shown in local time must exist there (not 0001-01-01 at +05:00)
+            stamp.astimezone(UTC).astimezone()
+    except (TypeError, ValueError, OverflowError):
         raise StoreError("bad times") from None
     return StoredGame(
         id=game_id, created=when[0], updated=when[1], rules=rules, level=level, cards=cards, seed=seed,

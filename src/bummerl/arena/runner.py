@@ -41,12 +41,16 @@ from bummerl.arena.match import (
 from bummerl.arena.results import ArenaResult, PairingRecord, labels_for, standings, summarize
 from bummerl.arena.seeds import fresh_root
 from bummerl.arena.timing import merge
+from bummerl.bots.external import MOST_TIMEOUT
 from bummerl.bots.registry import CMD_PREFIX, UnknownBotError, make_bot
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 
 __all__ = ["ArenaConfig", "ArenaError", "ArenaInterrupted", "add_chunk", "chunks", "run_arena"]
 
+#: The most worker processes (or local Ray CPUs) a run starts: far more than a machine's cores, and a
+#: typo such as 100000 would otherwise fork that many processes at once.
+MOST_WORKERS = 256
 #: Chunks in flight per worker: enough to keep every worker busy, few enough to keep memory flat.
 IN_FLIGHT_PER_WORKER = 2
 #: Seconds a worker gets to stop its bots after Ctrl-C before it is killed.
@@ -105,10 +109,12 @@ def _check(config: ArenaConfig) -> tuple[str, ...]:
         raise ArenaError(
             f"{what} must be an even number of at least 2 (each deck is played twice, seats swapped)"
         )
-    if config.workers < 1:
-        raise ArenaError(f"--workers must be at least 1, not {config.workers}")
-    if config.timeout is not None and not (math.isfinite(config.timeout) and config.timeout > 0):
-        raise ArenaError(f"--timeout must be a finite positive number of seconds, not {config.timeout}")
+    if not 1 <= config.workers <= MOST_WORKERS:
+        raise ArenaError(f"--workers must be at least 1 and at most {MOST_WORKERS}, not {config.workers}")
+    timeout = config.timeout
+    if timeout is not None and not (math.isfinite(timeout) and 0 < timeout <= MOST_TIMEOUT):
+        raise ArenaError(f"--timeout must be a finite positive number of seconds, not {timeout} "
+                         f"(at most {MOST_TIMEOUT:g})")
     if config.seed is not None and config.seed < 0:
         raise ArenaError(f"--seed must not be negative, not {config.seed}")
     if config.ray is not None:

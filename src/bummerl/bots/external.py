@@ -89,6 +89,8 @@ PROTOCOL_VERSION = 1
 DEFAULT_TIMEOUT = 10.0
 #: Seconds a program may take to start and answer ``hello``.
 STARTUP_TIMEOUT = 10.0
+#: The longest timeout taken (a day): the operating system's wait cannot be much longer than 24 days.
+MOST_TIMEOUT = 86_400.0
 #: Bytes of a program's standard error kept (the last ones).
 STDERR_TAIL = 64 * 1024
 _MAX_LINE = 1 << 20
@@ -182,8 +184,9 @@ class ExternalBot:
         if argv[0] in ("python", "python3"):
             argv[0] = sys.executable
         for what, value in (("timeout", timeout), ("startup timeout", startup_timeout)):
-            if not (math.isfinite(value) and value > 0):
-                raise ValueError(f"the {what} must be a finite positive number of seconds, not {value}")
+            if not (math.isfinite(value) and 0 < value <= MOST_TIMEOUT):
+                raise ValueError(f"the {what} must be a finite positive number of seconds, not {value} "
+                                 f"(at most {MOST_TIMEOUT:g})")
         self.argv = argv
         self.seed = seed
         self.timeout = timeout

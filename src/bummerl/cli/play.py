@@ -109,8 +109,10 @@ def play(
     from bummerl.session import PlaySession
     from bummerl.store import COMPUTER_LEVELS, GameStore, StoredGame
 
-    if delay < 0:
-        fail("--delay cannot be negative")
+    if not 0 <= delay <= 60:  # nan and inf too: the computer would think for ever
+        fail("--delay must be from 0 to 60 seconds")
+    if seed is not None and not 0 <= seed < 2**63:
+        fail("--seed must be from 0 to 2**63 - 1")
     if samples < 1 or review_samples < 1:
         fail("--samples and --review-samples must be at least 1")
     resume = resume or game_id is not None

@@ -47,7 +47,7 @@ def replay(
     import os
 
     from bummerl.errors import BummerlError
-    from bummerl.jsonio import not_utf8, open_text
+    from bummerl.jsonio import lines, not_utf8, open_text
     from bummerl.records import DealRecord, RecordError, read_records
 
     try:
@@ -58,7 +58,7 @@ def replay(
     done = 0
     try:
         with stream:
-            for item in read_records(stream):
+            for item in read_records(lines(stream, f"{file}: ")):
                 try:
                     replayed: DealReplay | GameReplay = item.record.trace()
                 except RecordError as err:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import math
 import socket
 import threading
 import webbrowser
@@ -55,6 +56,7 @@ def serve(
     """
     import uvicorn
 
+    from bummerl.arena.runner import MOST_WORKERS
     from bummerl.server import create_app
     from bummerl.server.limits import Limits
     from bummerl.server.thinker import DEFAULT_WORKERS
@@ -62,9 +64,10 @@ def serve(
 
     if not 0 < port < 65536:
         fail(f"--port must be from 1 to 65535, not {port}")
-    if workers is not None and workers < 1:
-        fail("--workers must be at least 1")
-    if min(posts_per_minute, games_per_player, open_invitations, messages_per_second) < 0:
+    if workers is not None and not 1 <= workers <= MOST_WORKERS:
+        fail(f"--workers must be at least 1 and at most {MOST_WORKERS}")
+    rates = (posts_per_minute, messages_per_second)
+    if not all(math.isfinite(x) for x in rates) or min(*rates, games_per_player, open_invitations) < 0:
         fail("a limit must be 0 (no limit) or more")
     if not 0 <= away_after < 10**7:
         fail(f"--away-after must be from 0 seconds up, not {away_after:g}")

@@ -52,11 +52,13 @@ class _InputError(BummerlError):
 
 
 def _read(file: str) -> str:
-    from bummerl.jsonio import not_utf8, open_text
+    from bummerl.jsonio import InputError, not_utf8, open_text, read_text
 
     try:
         with open_text(file) as stream:
-            return stream.read()
+            return read_text(stream, f"{file}: ")
+    except InputError as err:
+        fail(str(err))
     except UnicodeDecodeError as err:
         fail(str(not_utf8(err, file)))
     except OSError as err:
