@@ -57,7 +57,7 @@ from typing import Any, Literal
 from bummerl import jsonio
 from bummerl.cards import Card, CardParseError
 from bummerl.engine import Outcome
-from bummerl.errors import BummerlError
+from bummerl.errors import BummerlError, quote
 from bummerl.records import DealRecord, GameRecord, RecordError
 from bummerl.rules import Rules, RulesError
 
@@ -672,7 +672,7 @@ class GameStore:
                 db = self._db
                 row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
                 if row is None:
-                    raise GameNotFound(f"no saved game {game_id!r} (bummerl games lists them)")
+                    raise GameNotFound(f"no saved game {quote(game_id)} (bummerl games lists them)")
                 deals = db.execute("SELECT deal_index, dealer, deck FROM deals WHERE game_id = ? "
                                    "ORDER BY deal_index", (game_id,)).fetchall()
                 actions = db.execute("SELECT deal_index, seq, action FROM actions WHERE game_id = ? "
@@ -745,7 +745,7 @@ class GameStore:
         me = (owner, os.getpid(), socket.gethostname())
         with self._writing(f"the lease of game {game_id}") as db:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-                raise GameNotFound(f"no saved game {game_id!r}")
+                raise GameNotFound(f"no saved game {quote(game_id)}")
             row = db.execute("SELECT owner, pid, host, started, since FROM leases WHERE game_id = ?",
                              (game_id,)).fetchone()
             if row is not None and tuple(row[:3]) != me and _alive(*row[1:]):
