@@ -51,7 +51,7 @@ from bummerl.cards import (
     full_pack,
     mask_of,
 )
-from bummerl.errors import BummerlError
+from bummerl.errors import BummerlError, quote
 from bummerl.rules import Rules
 from bummerl.scoring import LAST_TRICK_POINTS, WIN_POINTS, Reason, game_point_table, marriage_points
 from bummerl.setup import PositionError, Setup, Trick, last_trick_bonus
@@ -159,13 +159,14 @@ def _is_card(c: object) -> bool:
 def _check_deck(rules: Rules, deck: Sequence[int]) -> None:
     """Raise :class:`DeckError` unless ``deck`` holds each card of the rules' pack exactly once."""
     try:
-        if len(deck) == rules.pack_size and mask_of(deck) == PACK_MASKS[rules.sixty_six]:
+        if (len(deck) == rules.pack_size and min(deck) >= 0 and max(deck) < 24  # no 1 << 2**40 below
+                and mask_of(deck) == PACK_MASKS[rules.sixty_six]):
             return  # the fast path: exactly the pack (a mask of the right size has no repeats)
     except (TypeError, ValueError):
         pass
     bad = [c for c in deck if not _is_card(c)]
     if bad:
-        raise DeckError(f"the deck holds {bad[0]!r}, which is not a card")
+        raise DeckError(f"the deck holds {quote(bad[0])}, which is not a card")
     pack = full_pack(rules.sixty_six)
     twice = [CARDS[c] for i, c in enumerate(deck) if c in deck[:i]]
     foreign = [CARDS[c] for c in deck if c not in pack]
@@ -179,7 +180,7 @@ def _check_deck(rules: Rules, deck: Sequence[int]) -> None:
 
 
 def _check_seat(name: str, value: object) -> None:
-    if value not in (0, 1) or isinstance(value, bool):
+    if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):  # 1.0 too
         raise DeckError(f"{name} must be player 0 or 1, not {value!r}")
 
 

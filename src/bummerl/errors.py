@@ -29,7 +29,10 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     >>> print(quote("QX"), quote("x" * 200)[-6:], len(quote(list(range(1000)))))
     'QX' xx...' 80
     """
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an integer of more than 4,300 digits has no repr
+        return "an integer far too large"
     if len(text) <= limit:
         return text
     end = text[0] if text[0] in "'\"" and isinstance(value, str) else ""

@@ -332,11 +332,15 @@ def _check(s: Setup, names: tuple[str, str]) -> None:
         married = _suit(married, "married")
         put(s, "married", married)
     to_move, closed_by, at_close = s.to_move, s.closed_by, s.at_close
-    if (to_move != 0 and to_move != 1) or type(to_move) is bool:
-        _seat(to_move, "to_move")
-    if closed_by is not None and ((closed_by != 0 and closed_by != 1) or type(closed_by) is bool):
-        _seat(closed_by, "closed_by")
-    if s.dealer is not None:
+    if type(to_move) is not int or (to_move != 0 and to_move != 1):  # 1.0 is stored as 1; True refused
+        to_move = _seat(to_move, "to_move")
+        put(s, "to_move", to_move)
+    if closed_by is not None and (type(closed_by) is not int or (closed_by != 0 and closed_by != 1)):
+        closed_by = _seat(closed_by, "closed_by")
+        put(s, "closed_by", closed_by)
+    if s.dealer is not None and type(s.dealer) is not int:
+        put(s, "dealer", _seat(s.dealer, "dealer"))
+    elif s.dealer is not None:
         _seat(s.dealer, "dealer")
     points, tricks = _pair(s.points, "points"), _pair(s.tricks, "tricks")
     pending = _pair(s.pending, "pending")

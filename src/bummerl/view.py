@@ -102,7 +102,7 @@ class View:
     @staticmethod
     def of(deal: Deal, seat: int, score: tuple[int, int] | None = None) -> View:
         """The view of ``seat`` (0 or 1) of a deal; ``score`` is the Bummerl countdown if there is one."""
-        if seat != 0 and seat != 1:
+        if type(seat) is not int or (seat != 0 and seat != 1):  # not 1.0: it indexes tuples
             raise ValueError(f"seat must be 0 or 1, not {seat!r}")
         v = View.__new__(View)
         v.rules = deal.rules

@@ -62,6 +62,7 @@ lead, an exchange (1), a close (1) and the marriage declared (4, one-hot suit).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -69,7 +70,7 @@ import numpy.typing as npt
 from bummerl.actions import ACTIONS, Action
 from bummerl.cards import CARDS, SUITS, Card, Rank, Suit
 from bummerl.engine import Trick
-from bummerl.errors import BummerlError
+from bummerl.errors import BummerlError, quote
 from bummerl.game import TARGET
 from bummerl.rules import FLAG_NAMES, Rules
 from bummerl.view import View
@@ -90,6 +91,7 @@ __all__ = [
     "decode",
     "encode",
     "layout_table",
+    "shown_points",
 ]
 
 Vector = npt.NDArray[np.float32]
@@ -247,9 +249,10 @@ def encode(view: View, out: Vector | None = None) -> Vector:
     ones += _bits(_PLAYED, view.played_tricks_mask)
     if view.last_trump_card is not None:
         ones.append(_TRUMP_CARD + view.last_trump_card)
+    points, pending, snapshot = shown_points(view)
     if view.closed_by >= 0:
         ones.append(_CLOSED_BY + (view.closed_by != me))
-        out[_CLOSE_TRICKS], out[_CLOSE_TRICKS + 1] = view.close_snapshot
+        out[_CLOSE_TRICKS], out[_CLOSE_TRICKS + 1] = snapshot
     if view.lead_card is not None:
         ones.append(_LEAD + view.lead_card)
     if view.married >= 0:
@@ -269,8 +272,7 @@ def encode(view: View, out: Vector | None = None) -> Vector:
             ones.append(slot + 49)
         slot += _TRICK_SLOT
     out[ones] = 1.0
-    points = view.points if view.rules.open_tricks else (0, 0)  # "must not show running points"
-    pending, won = view.pending, view.tricks_won
+    won = view.tricks_won
     counts = [view.talon_size, points[me], points[opp], pending[me], pending[opp], won[me], won[opp],
               view.opponent_hand_size]
     out[_COUNT_INDEXES] = counts
@@ -413,15 +415,39 @@ def action_index(action: Action | str) -> int:
     return (Action.parse(action) if isinstance(action, str) else action).code
 
 
-def action_of(index: int) -> Action:
-    """The action with this index; :class:`EncodingError` outside ``0..31``.
+def shown_points(view: View) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """The running points, the pending marriage points and the closing snapshot a player may see: all
+    ``(0, 0)`` while a deal is played under rules without ``open_tricks`` (rules.md: running points are
+    not shown; the players count them in their heads), as the web game shows them.
 
-    >>> str(action_of(0)), str(action_of(27))
-    ('play 9C', 'pass')
+    >>> from bummerl import Deal, Rules
+    >>> deal = Deal.random(Rules.preset("sharp"), 1)
+    >>> for _ in range(2):  # one trick
+    ...     deal.apply(next(a for a in deal.legal_actions() if a.kind == "play"))
+    >>> sum(deal.points) > 0, shown_points(View.of(deal, 0))
+    (True, ((0, 0), (0, 0), (0, 0)))
     """
+    if view.rules.open_tricks or view.is_over:
+        return view.points, view.pending, view.close_snapshot
+    return (0, 0), (0, 0), (0, 0)
+
+
+def action_of(index: int | np.integer[Any]) -> Action:
+    """The action with this index (a Python or NumPy integer); :class:`EncodingError` for anything else
+    (a float, a string, a bool, an array) and outside ``0..31``.
+
+    >>> str(action_of(0)), str(action_of(np.int64(27)))
+    ('play 9C', 'pass')
+    >>> action_of(2.9)
+    Traceback (most recent call last):
+    ...
+    bummerl.adapters.encoding.EncodingError: an action index is an integer in 0..31, not 2.9
+    """
+    if isinstance(index, bool) or not isinstance(index, int | np.integer):
+        raise EncodingError(f"an action index is an integer in 0..{NUM_ACTIONS - 1}, not {quote(index)}")
     if not 0 <= index < NUM_ACTIONS:
         raise EncodingError(f"action index {index} is outside 0..{NUM_ACTIONS - 1}")
-    return ACTIONS[index]
+    return ACTIONS[int(index)]
 
 
 def action_mask(view: View) -> npt.NDArray[np.int8]:

@@ -119,7 +119,7 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
     def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if self.episode.over:
             raise ValueError("the episode is over: call reset()")
-        rewards = self.episode.step(action_of(int(action)))
+        rewards = self.episode.step(action_of(action))
         info: dict[str, Any] = {"seat": self.seat}
         reward = rewards[self.seat]
         if self.episode.deal_ended is not None:

@@ -34,14 +34,15 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from bummerl.actions import ACTIONS
 from bummerl.adapters.encoding import (
     HISTORY_SIZE,
     MAX_TRICKS,
     NUM_ACTIONS,
     OBSERVATION_SIZE,
     History,
+    action_of,
     encode,
+    shown_points,
 )
 from bummerl.adapters.episode import rules_of
 from bummerl.arena.match import FORFEIT_POINTS
@@ -134,13 +135,18 @@ class SchnapsenState(pyspiel.State):  # type: ignore[misc]
         return [(int(c), 1.0 / len(left)) for c in left]
 
     def _apply_action(self, action: int) -> None:
+        # Everything is checked before anything changes: a refused action or outcome leaves the state as
+        # it was (a negative id must not pick an action from the end, a card must not be dealt twice).
         if self.deal is not None:
-            self.deal.apply(ACTIONS[action])
+            self.deal.apply(action_of(action))
             self._see()
+        elif action not in [a for a, _ in self.chance_outcomes()]:
+            what = "dealer" if self.dealer < 0 else "card to deal"
+            raise IllegalActionError(f"{action!r} is not a chance outcome here (the {what})")
         elif self.dealer < 0:
-            self.dealer = action
+            self.dealer = int(action)
         else:
-            self.deck.append(action)
+            self.deck.append(int(action))
             if len(self.deck) == self.rules.pack_size:
                 self.deal = Deal(self.rules, self.deck, self.dealer)
                 self._see()
@@ -148,7 +154,7 @@ class SchnapsenState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"dealer {action}" if self.dealer < 0 else f"deal {CARDS[action]}"
-        return str(ACTIONS[action])
+        return str(action_of(action))
 
     def is_terminal(self) -> bool:
         return self.deal is not None and self.deal.outcome is not None
@@ -288,16 +294,17 @@ class SchnapsenObserver:
 def _view_text(view: View) -> str:
     me, opp = view.seat, 1 - view.seat
     tricks = " ".join(f"{t.lead}{t.follow}{t.winner}" for t in view.tricks)
+    points, pending, snapshot = shown_points(view)
     parts = [
         f"p{me} dealer {view.dealer} to_move {view.to_move}",
         f"hand {' '.join(str(c) for c in view.hand)}",
         f"trump {view.trump_suit.letter} {view.last_trump_card or '-'} talon {view.talon_size}"
-        f" closed_by {view.closed_by} at {view.close_snapshot[0]}/{view.close_snapshot[1]}",
+        f" closed_by {view.closed_by} at {snapshot[0]}/{snapshot[1]}",
         f"lead {view.lead_card or '-'} married {SUITS[view.married].letter if view.married >= 0 else '-'}",
         f"tricks {tricks or '-'}",
         "marriages " + (" ".join(f"{p}{SUITS[s].letter}" for p, s in view.marriages) or "-"),
         "exchanged " + ("-" if view.exchanged is None else f"{view.exchanged[0]}{view.exchanged[2]}"),
-        f"points {view.points[me]}-{view.points[opp]} pending {view.pending[me]}-{view.pending[opp]}"
+        f"points {points[me]}-{points[opp]} pending {pending[me]}-{pending[opp]}"
         f" tricks_won {view.tricks_won[me]}-{view.tricks_won[opp]} opponent_cards {view.opponent_hand_size}",
     ]
     return " | ".join(parts)

@@ -102,9 +102,10 @@ class DealEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             return
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for an agent whose episode ended")
+        chosen = action_of(action)  # before anything changes: a refused step changes nothing
         self._cumulative_rewards[agent] = 0.0
         episode = self.episode
-        rewards = episode.step(action_of(int(action)))
+        rewards = episode.step(chosen)
         self.rewards = {a: float(r) for a, r in zip(AGENTS, rewards, strict=True)}
         self.infos = {a: {} for a in AGENTS}
         if episode.deal_ended is not None:
