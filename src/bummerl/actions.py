@@ -34,7 +34,14 @@ _HELP = "actions: play XY, exchange, close, marry S, claim, pass"
 
 
 class ActionParseError(BummerlError):
-    """A text that is not an action string."""
+    """A text that is not an action string (or a code, card or suit out of range)."""
+
+
+def _index(value: object, size: int, what: str) -> int:
+    """``value`` as an index 0..size-1 (a negative one must not count from the end)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size:
+        raise ActionParseError(f"{what} is 0..{size - 1}, not {quote(value)}")
+    return int(value)
 
 
 class Action:
@@ -56,18 +63,24 @@ class Action:
 
     @staticmethod
     def play(card: Card | int) -> Action:
-        """The action that plays (leads or follows with) a card."""
-        return ACTIONS[int(card)]
+        """The action that plays (leads or follows with) a card (0..23)."""
+        return ACTIONS[_index(card, 24, "a card")]
 
     @staticmethod
     def marry(suit: Suit | int) -> Action:
-        """The action that declares the marriage in a suit."""
-        return ACTIONS[MARRY_CODE + int(suit)]
+        """The action that declares the marriage in a suit (0..3)."""
+        return ACTIONS[MARRY_CODE + _index(suit, 4, "a suit")]
 
     @staticmethod
     def from_code(code: int) -> Action:
-        """The action with this code (see the module's codes)."""
-        return ACTIONS[code]
+        """The action with this code (see the module's codes; 0..31).
+
+        >>> Action.from_code(-1)
+        Traceback (most recent call last):
+        ...
+        bummerl.actions.ActionParseError: an action code is 0..31, not -1
+        """
+        return ACTIONS[_index(code, len(ACTIONS), "an action code")]
 
     @staticmethod
     def parse(text: str) -> Action:

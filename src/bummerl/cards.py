@@ -163,12 +163,16 @@ class Card(int):
 
     @staticmethod
     def of(rank: Rank | int, suit: Suit | int) -> Card:
-        """The card of a rank and a suit."""
+        """The card of a rank (0..5) and a suit (0..3)."""
+        if rank not in range(6) or suit not in range(4) or isinstance(rank, bool) or isinstance(suit, bool):
+            raise CardParseError(f"a card has a rank 0..5 and a suit 0..3, not {quote(rank)}, {quote(suit)}")
         return CARDS[int(suit) * 6 + int(rank)]
 
     @staticmethod
     def from_index(index: int) -> Card:
-        """The card with this index (0..23)."""
+        """The card with this index (0..23; a negative one does not count from the end)."""
+        if index not in range(24) or isinstance(index, bool):
+            raise CardParseError(f"a card's index is 0..23, not {quote(index)}")
         return CARDS[index]
 
     @staticmethod

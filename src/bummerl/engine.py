@@ -152,12 +152,24 @@ class Outcome:
         return self.game_points if self.winner == player else -self.game_points
 
 
+def _as_action(action: object) -> Action:
+    """An :class:`Action`, or the action a string names; :class:`IllegalActionError` for anything else."""
+    if isinstance(action, Action):
+        return action
+    try:
+        return Action.parse(action)  # type: ignore[arg-type]
+    except ActionParseError as err:
+        raise IllegalActionError(str(err)) from None
+
+
 def _is_card(c: object) -> bool:
     return isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 24
 
 
 def _check_deck(rules: Rules, deck: Sequence[int]) -> None:
     """Raise :class:`DeckError` unless ``deck`` holds each card of the rules' pack exactly once."""
+    if not isinstance(rules, Rules):  # "standard" instead of Rules.preset("standard")
+        raise DeckError(f"rules must be a Rules (e.g. Rules.preset('standard')), not {quote(rules)}")
     try:
         if (len(deck) == rules.pack_size and min(deck) >= 0 and max(deck) < 24  # no 1 << 2**40 below
                 and mask_of(deck) == PACK_MASKS[rules.sixty_six]):
@@ -337,6 +349,8 @@ class Deal:
         """A deal from a shuffled pack; pass a seed or a :class:`random.Random` to make it repeatable."""
         if not isinstance(rng, Random):
             rng = Random(rng)
+        if not isinstance(rules, Rules):
+            _check_deck(rules, [])  # says what rules are
         deck = list(range(24)) if rules.sixty_six else [c for c in range(24) if c % 6]
         rng.shuffle(deck)
         return cls(rules, deck, dealer)
@@ -634,11 +648,11 @@ class Deal:
                     extra.append(ACTIONS[MARRY_CODE + s])
         return plays + tuple(extra) if extra else plays
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether an action is legal now."""
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether an action (an :class:`Action` or its string) is legal now."""
         if self.outcome is not None:
             return False
-        code = action.code
+        code = (action if isinstance(action, Action) else _as_action(action)).code
         if self.ending:
             return code in (CLAIM_CODE, PASS_CODE)
         if code < 24:
@@ -657,11 +671,7 @@ class Deal:
 
     def apply(self, action: Action | str) -> None:
         """Apply a legal action (an :class:`Action` or its string); illegal ones raise IllegalActionError."""
-        if not isinstance(action, Action):
-            try:
-                action = Action.parse(action)
-            except ActionParseError as err:
-                raise IllegalActionError(str(err)) from None
+        action = _as_action(action)
         if not self.is_legal(action):
             raise IllegalActionError(self._why_illegal(action))
         self.history.append(action)
@@ -840,7 +850,7 @@ class Deal:
 
     # ----------------------------------------------------------------- messages
 
-    def illegal_reason(self, action: Action, player: int | None = None) -> Illegal | None:
+    def illegal_reason(self, action: Action | str, player: int | None = None) -> Illegal | None:
         """Why ``action`` (by ``player``, by default the player to move) is not legal now, as a value;
         None when it is legal. Front ends word the value; the rules stay here.
 
@@ -852,6 +862,7 @@ class Deal:
         >>> deal.illegal_reason(Action.parse("play JD"), player=1)
         <Illegal.NOT_YOUR_TURN: 'not_your_turn'>
         """
+        action = _as_action(action)
         if self.outcome is not None:
             return Illegal.DEAL_OVER
         if player is not None and player != self.to_move:

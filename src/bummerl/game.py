@@ -21,6 +21,7 @@ from random import Random
 
 from bummerl.actions import Action
 from bummerl.engine import Deal, Outcome
+from bummerl.errors import BummerlError, quote
 from bummerl.rules import Rules
 
 __all__ = ["TARGET", "Bummerl", "DealSummary"]
@@ -54,6 +55,8 @@ class Bummerl:
         first_dealer: int | None = None,
         target: int = TARGET,
     ) -> None:
+        if isinstance(target, bool) or not isinstance(target, int) or target < 1:
+            raise BummerlError(f"a Bummerl's target is 1 game point or more, not {quote(target)}")
         self.rules = rules
         self.rng = seed if isinstance(seed, Random) else Random(seed)
         self.first_dealer = self.rng.randrange(2) if first_dealer is None else first_dealer

@@ -160,6 +160,8 @@ def parse_hand(text: str) -> int:
     >>> cards_str(parse_hand("hq.ckt"))
     'KC TC QH'
     """
+    if not isinstance(text, str):
+        raise NotationError(f"a hand is text such as CTK.DAK.HQ, not {quote(text)}")
     if text == "-":
         return 0
     if not text.isascii():  # 'ſ'.upper() is 'S' and the Kelvin sign lowers to 'k': no odd letters
@@ -240,6 +242,8 @@ class _Fields:
     """The fields both kinds of line share, read; ``hands`` and ``talon`` are left as text."""
 
     def __init__(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise NotationError(f"a position is a line of text, not {quote(text)}")
         words = text.split()
         if len(words) < 7:
             raise NotationError(
@@ -329,4 +333,4 @@ def read_puzzle_line(text: str) -> PuzzleLine:
 
 def bad_position(text: str, err: Exception) -> NotationError:
     """The one-line error for a line that could not be read or cannot happen."""
-    return NotationError(f"bad position {quote(text.strip())}: {err}")
+    return NotationError(f"bad position {quote(text.strip() if isinstance(text, str) else text)}: {err}")

@@ -1,0 +1,66 @@
+"""The public Python API refuses bad values with the package's own one-line errors (session 7's audit):
+codes and indexes that used to count from the end, strings where ``apply`` took them but ``is_legal``
+did not, notation parsers given something other than text, a rules name where a Rules is needed, and a
+Bummerl to 0 points."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bummerl import Deal, DeckError, Rules
+from bummerl.actions import Action, ActionParseError
+from bummerl.cards import Card, CardParseError
+from bummerl.engine import IllegalActionError
+from bummerl.errors import BummerlError
+from bummerl.game import Bummerl
+from bummerl.grammar import NotationError, parse_hand
+from bummerl.puzzle import Puzzle
+from bummerl.setup import Setup
+
+
+@pytest.mark.parametrize("make", [lambda: Action.play(-1), lambda: Action.play(24), lambda: Action.play("QH"),
+                                  lambda: Action.marry(-1), lambda: Action.marry(4),
+                                  lambda: Action.from_code(-1), lambda: Action.from_code(32)])
+def test_action_constructors_refuse_what_is_out_of_range(make: Any) -> None:
+    with pytest.raises(ActionParseError, match=r" is 0\.\.\d+, not "):
+        make()
+
+
+def test_card_constructors_refuse_what_is_out_of_range() -> None:
+    assert (str(Card.of(2, 1)), str(Card.from_index(23))) == ("QD", "AS")
+    for make in (lambda: Card.from_index(-1), lambda: Card.from_index(24), lambda: Card.of(6, 0),
+                 lambda: Card.of(0, 4), lambda: Card.of(-1, 0)):
+        with pytest.raises(CardParseError):
+            make()
+
+
+def test_is_legal_and_illegal_reason_take_strings_as_apply_does() -> None:
+    deal = Deal.random(Rules.preset("standard"), 1)
+    first = str(deal.legal_actions()[0])
+    assert deal.is_legal(first) and deal.illegal_reason(first) is None
+    assert deal.illegal_reason("pass") is not None
+    for bad in (5, None, "xyz"):
+        with pytest.raises(IllegalActionError, match="not an action"):
+            deal.is_legal(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("parse", [Setup.parse, Puzzle.parse, parse_hand])
+@pytest.mark.parametrize("bad", [None, 5, b"standard CA/CT - H 0 0/0 0/0"])
+def test_notation_parsers_refuse_what_is_not_text(parse: Any, bad: object) -> None:
+    with pytest.raises(NotationError, match="text"):
+        parse(bad)
+
+
+def test_a_rules_name_where_rules_are_needed_is_one_clear_error() -> None:
+    pack = [c for c in range(24) if c % 6]
+    for make in (lambda: Deal.from_deck("standard", pack), lambda: Deal.random("standard", 1)):  # type: ignore
+        with pytest.raises(DeckError, match=r"rules must be a Rules \(e\.g\. Rules\.preset"):
+            make()
+
+
+@pytest.mark.parametrize("target", [0, -3, "7", True])
+def test_a_bummerl_needs_a_target_of_a_point_or_more(target: object) -> None:
+    with pytest.raises(BummerlError, match="target is 1 game point or more"):
+        Bummerl(Rules.preset("standard"), 1, target=target)  # type: ignore[arg-type]
