@@ -64,3 +64,23 @@ def test_a_rules_name_where_rules_are_needed_is_one_clear_error() -> None:
 def test_a_bummerl_needs_a_target_of_a_point_or_more(target: object) -> None:
     with pytest.raises(BummerlError, match="target is 1 game point or more"):
         Bummerl(Rules.preset("standard"), 1, target=target)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"marriages": ((0, 99),)}, "a marriage's suit must be a suit, not 99"),
+    ({"marriages": [(7, 7)]}, "a marriage's player must be player 0 or 1, not 7"),
+    ({"exchanged": (0, "x", "y")}, "the card given must be a card, not 'x'"),
+    ({"trick_log": [(0, 1, 2)]}, "a trick is (leader, lead, follow, winner)"),
+    ({"trick_log": [(0, -1, 2, 0)]}, "a trick's lead must be a card, not -1"),
+    ({"trick_log": [(0, 1, 2, 5)]}, "a trick's winner must be player 0 or 1, not 5"),
+    ({"trick_log": [(0, 1, 1, 0)]}, "a trick holds two different cards"),
+    ({"trick_log": "abc"}, "the trick log must be a sequence"),
+    ({"talon": 5}, "the talon must be a sequence"),
+])
+def test_a_setups_history_is_checked_when_it_is_made(change: dict[str, object], message: str) -> None:
+    from bummerl.setup import PositionError
+
+    setup = Setup.parse("standard CTK.DAK.HQ/CQJ.DTQ.HT JD QS 0 28/27 2/2")
+    with pytest.raises(PositionError) as refused:
+        setup.replace(**change)  # type: ignore[arg-type]
+    assert message in str(refused.value)

@@ -154,6 +154,44 @@ def _seat(value: object, what: str) -> int:
     return 0 if value == 0 else 1
 
 
+def _items(value: object, what: str) -> tuple[Any, ...]:
+    if isinstance(value, str | bytes) or not hasattr(value, "__iter__"):
+        raise PositionError(f"{what} must be a sequence, not {quote(value)}")
+    return tuple(value)
+
+
+def _marriages(value: object) -> tuple[tuple[int, int], ...]:
+    """The marriages declared so far, as (player, suit) pairs."""
+    out = []
+    for item in _items(value, "marriages"):
+        if type(item) not in (tuple, list) or len(item) != 2:
+            raise PositionError(f"a marriage is (player, suit), not {quote(item)}")
+        out.append((_seat(item[0], "a marriage's player"), int(_suit(item[1], "a marriage's suit"))))
+    return tuple(out)
+
+
+def _exchanged(value: object) -> tuple[int, Card, Card]:
+    """The exchange made, as (player, the card given, the card taken)."""
+    if not isinstance(value, tuple | list) or len(value) != 3:
+        raise PositionError(f"the exchange is (player, card given, card taken), not {quote(value)}")
+    player = _seat(value[0], "the exchanging player")
+    return player, _card(value[1], "the card given"), _card(value[2], "the card taken")
+
+
+def _trick_log(value: object) -> tuple[Trick, ...]:
+    """The finished tricks, each a :class:`Trick` of who led, two different cards and who won."""
+    out = []
+    for item in _items(value, "the trick log"):
+        if type(item) not in (Trick, tuple, list) or len(item) != 4:
+            raise PositionError(f"a trick is (leader, lead, follow, winner), not {quote(item)}")
+        lead, follow = _card(item[1], "a trick's lead"), _card(item[2], "a trick's follow")
+        if lead == follow:
+            raise PositionError(f"a trick holds two different cards, not {lead} twice")
+        leader, winner = _seat(item[0], "a trick's leader"), _seat(item[3], "a trick's winner")
+        out.append(Trick(leader, lead, follow, winner))
+    return tuple(out)
+
+
 def _pair(value: object, what: str) -> tuple[int, int]:
     if type(value) is tuple and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
         return value  # the usual case, already as stored
@@ -315,7 +353,7 @@ def _check(s: Setup, names: tuple[str, str]) -> None:
         put(s, "hands", hands)
     talon = s.talon
     if type(talon) is not tuple or not all(type(c) is Card for c in talon):
-        talon = tuple(_card(c, "a talon card") for c in talon)
+        talon = tuple(_card(c, "a talon card") for c in _items(talon, "the talon"))
         put(s, "talon", talon)
     trump = s.trump
     if type(trump) is not Suit:
@@ -353,12 +391,11 @@ def _check(s: Setup, names: tuple[str, str]) -> None:
     if at_close is not None:
         at_close = _pair(at_close, "at_close")
         put(s, "at_close", at_close)
-    if type(s.marriages) is not tuple:
-        put(s, "marriages", tuple(s.marriages))
-    trick_log = s.trick_log
-    if type(trick_log) is not tuple:
-        trick_log = tuple(trick_log)
-        put(s, "trick_log", trick_log)
+    put(s, "marriages", _marriages(s.marriages))
+    if s.exchanged is not None:
+        put(s, "exchanged", _exchanged(s.exchanged))
+    trick_log = _trick_log(s.trick_log)
+    put(s, "trick_log", trick_log)
     if s.claim_ok is not None and type(s.claim_ok) is not bool:
         raise PositionError(f"claim_ok must be True, False or None, not {quote(s.claim_ok)}")
     leader = to_move if lead is None else 1 - to_move
