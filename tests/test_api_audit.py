@@ -107,3 +107,15 @@ def test_agents_see_no_running_points_where_the_rules_hide_them() -> None:
         assert seen.points is None and seen.pending == (0, 0) and seen.close_snapshot == (0, 0)
         assert "points 0-0 pending 0-0" in state.observation_string(seat)
         assert "points 0-0 pending 0-0" in state.information_state_string(seat)
+
+
+def test_the_gymnasium_env_says_what_to_do_when_used_out_of_order() -> None:
+    from bummerl.adapters.gymnasium import BummerlVsBot
+
+    env = BummerlVsBot()
+    with pytest.raises(ValueError, match=r"call reset\(\) before step\(\)"):
+        env.step(0)
+    assert env.episode.deal.history == []  # nothing was applied
+    for bad in ({"seat": 1.0}, {"seat": True}, {"opponent": None}):
+        with pytest.raises(ValueError):
+            BummerlVsBot(**bad)  # type: ignore[arg-type]

@@ -83,8 +83,10 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
         bummerl: bool = False,
         render_mode: str | None = None,
     ) -> None:
-        if seat not in (None, 0, 1):
+        if seat is not None and (type(seat) is not int or seat not in (0, 1)):  # not 1.0, not True
             raise ValueError(f"seat must be 0, 1 or None, not {seat!r}")
+        if not isinstance(opponent, str):
+            raise ValueError(f"opponent must be a bot's name such as 'random', not {opponent!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             modes = self.metadata["render_modes"]
             raise ValueError(f"render_mode must be one of {modes}, not {render_mode!r}")
@@ -117,6 +119,8 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
         return self._observe(), info
 
     def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        if self.opponent is None:
+            raise ValueError("call reset() before step()")
         if self.episode.over:
             raise ValueError("the episode is over: call reset()")
         rewards = self.episode.step(action_of(action))
