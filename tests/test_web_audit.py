@@ -159,3 +159,18 @@ def test_a_rematch_the_second_player_may_not_take_leaves_no_invitation(tmp_path:
 def test_names_that_read_as_another_or_break_the_rules_are_refused(client: TestClient, name: str) -> None:
     answer = client.post("/api/players", json={"name": name})
     assert answer.status_code == 400 and answer.json()["error"].startswith(("a name", "the name"))
+
+
+def test_one_address_may_hold_only_so_many_sockets(tmp_path: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    limits = Limits(sockets_per_address=2)
+    with TestClient(create_app(home=tmp_path, workers=0, limits=limits)) as client:
+        game = new_game(client)
+        with socket(client, game) as first, socket(client, game):
+            next_of(first, "view")
+            with pytest.raises(WebSocketDisconnect) as refused, socket(client, game) as third:
+                third.receive_json()
+            assert refused.value.code == 1013
+        with socket(client, game) as again:  # the two closed: room again
+            assert next_of(again, "view")["seat"] == 0

@@ -39,7 +39,7 @@ from bummerl.rules import Rules
 from bummerl.server import logs
 from bummerl.server.games import LEVELS, GameHub, GameUnavailable, Listener
 from bummerl.server.history import KEY_HEADER, history_routes
-from bummerl.server.limits import Limits, PostRateLimit
+from bummerl.server.limits import Limits, PostRateLimit, SocketLimit
 from bummerl.server.online import Online, online_routes
 from bummerl.server.presence import AWAY_AFTER, Clock
 from bummerl.server.protocol import ProtocolError, encode, error_message, parse_message, read_body
@@ -284,7 +284,8 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(PostRateLimit, per_minute=limits.posts_per_minute, burst=limits.posts_burst,
-                             max_bytes=limits.post_bytes)]
+                             max_bytes=limits.post_bytes),
+                  Middleware(SocketLimit, most=limits.sockets_per_address)]
     return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
 
 

@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from bummerl.errors import BummerlError
 
 __all__ = ["MESSAGES_BURST", "MESSAGES_PER_SECOND", "LimitReached", "Limits", "PostRateLimit", "RateLimit",
-           "check_games_in_progress", "games_in_progress"]
+           "SocketLimit", "check_games_in_progress", "games_in_progress"]
 
 #: Messages a client may send per second on average, and at once.
 MESSAGES_PER_SECOND = 20.0
@@ -60,6 +60,8 @@ class Limits:
     #: Chat messages a connection may send a second on average, and at once.
     chat_per_second: float = 1.0
     chat_burst: int = 5
+    #: WebSocket connections (games, chats, spectators) open at once from one client address.
+    sockets_per_address: int = 64
 
     @classmethod
     def lifted(cls) -> Limits:
@@ -200,6 +202,49 @@ class PostRateLimit:
                 self.buckets = {a: b for a, b in self.buckets.items() if not b.full}
             bucket = self.buckets[address] = RateLimit(self.per_minute / 60.0, self.burst, self.clock)
         return bucket
+
+
+class SocketLimit:
+    """ASGI middleware: at most ``most`` WebSocket connections open at once from one client address (0: no
+    limit); one more is closed before it is accepted (code 1013, "try again later"), so one address cannot
+    hold thousands of sockets and the memory behind them.
+
+    >>> import asyncio
+    >>> opened = []
+    >>> async def app(scope, receive, send): opened.append(scope["client"][0])
+    >>> async def refused(message): opened.append(message["code"])
+    >>> limit = SocketLimit(app, 1)
+    >>> limit.open["192.0.2.7"] = 1                     # one socket of that address is open
+    >>> scope = {"type": "websocket", "client": ("192.0.2.7", 5000)}
+    >>> asyncio.run(limit(scope, None, refused))        # a second one is closed at once
+    >>> asyncio.run(limit({**scope, "client": ("192.0.2.8", 1)}, None, None))
+    >>> opened, limit.open
+    ([1013, '192.0.2.8'], {'192.0.2.7': 1})
+    """
+
+    def __init__(self, app: ASGIApp, most: int) -> None:
+        self.app = app
+        self.most = most
+        self.open: dict[str, int] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket" or self.most <= 0:
+            await self.app(scope, receive, send)
+            return
+        client: Any = scope.get("client")
+        address = str(client[0]) if client else ""
+        if self.open.get(address, 0) >= self.most:
+            await send({"type": "websocket.close", "code": 1013, "reason": "too many connections"})
+            return
+        self.open[address] = self.open.get(address, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.open[address] - 1
+            if left:
+                self.open[address] = left
+            else:
+                del self.open[address]
 
 
 async def _read_at_most(receive: Receive, limit: int) -> bytes | None:
