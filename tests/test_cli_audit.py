@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -154,3 +155,38 @@ def test_an_endless_input_is_one_line_not_all_the_memory(command: str) -> None:
     # /dev/zero: NUL characters without a newline, for ever; each read is bounded now.
     line = one_line(command, "/dev/zero")
     assert "/dev/zero: " in line and "longer than 1048576 characters" in line
+
+
+class _CommitBetweenReads:
+    """A connection that lets another writer commit right after a game's first row is read."""
+
+    def __init__(self, db: sqlite3.Connection, commit: Any) -> None:
+        self.db, self.commit = db, commit
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        result = self.db.execute(sql, *args)
+        if sql.startswith("SELECT * FROM games WHERE id"):
+            self.commit()
+        return result
+
+
+def test_a_game_read_while_another_process_saves_it_is_one_snapshot(home: Path) -> None:
+    # A browser test once saw "the stored score differs from the replay's": the game's row and its
+    # actions were read in two snapshots, around another process's commit.
+    session = PlaySession.new(Rules.preset("standard"), level="easy", seed=1, first_dealer=0, home=home,
+                              bot=FirstLegal())
+    game_id = session.id
+    with GameStore.open() as reader:
+        def commit() -> None:
+            while session.table.phase == "playing":  # the deal to its end: the score changes
+                if session.table.human_to_move:  # stored through the session's own connection
+                    session.act(session.view().legal_actions[-1])
+                else:
+                    session.apply_bot(session.bot_choice())
+        reader._db = _CommitBetweenReads(reader._db, commit)  # type: ignore[assignment]
+        for _ in range(6):
+            reader.load(game_id)  # no GameDamaged: the rows are read in one snapshot
+    session.close()

@@ -668,8 +668,12 @@ class GameStore:
         """The stored game, replayed; :class:`GameNotFound`, or :class:`GameDamaged` naming what is wrong
         (its rows do not read, or do not replay)."""
         with self._lock:
+            db = self._db
+            snapshot = False
             try:
-                db = self._db
+                if not db.in_transaction:  # one read transaction: the three reads see one commit
+                    db.execute("BEGIN")
+                    snapshot = True
                 row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
                 if row is None:
                     raise GameNotFound(f"no saved game {quote(game_id)} (bummerl games lists them)")
@@ -681,6 +685,10 @@ class GameStore:
                 if _unreadable(err):
                     raise GameDamaged(game_id, f"its rows cannot be read ({err})") from None
                 raise self._damaged_db(err) from None
+            finally:
+                if snapshot and db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("COMMIT")
         try:
             return _build(row, deals, actions)
         except (BummerlError, ValueError, TypeError, KeyError, RecursionError) as err:
