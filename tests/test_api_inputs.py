@@ -31,7 +31,7 @@ def test_action_constructors_refuse_what_is_out_of_range(make: Any) -> None:
 def test_card_constructors_refuse_what_is_out_of_range() -> None:
     assert (str(Card.of(2, 1)), str(Card.from_index(23))) == ("QD", "AS")
     for make in (lambda: Card.from_index(-1), lambda: Card.from_index(24), lambda: Card.of(6, 0),
-                 lambda: Card.of(0, 4), lambda: Card.of(-1, 0)):
+                 lambda: Card.of(0, 4), lambda: Card.of(-1, 0), lambda: Card.from_index(2.0)):
         with pytest.raises(CardParseError):
             make()
 

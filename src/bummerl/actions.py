@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bummerl.cards import CARDS, Card, CardParseError, Suit, is_card_text
+from bummerl.cards import CARDS, Card, CardParseError, Suit, is_card_text, is_index
 from bummerl.errors import BummerlError, quote
 
 __all__ = ["ACTIONS", "CLAIM", "CLOSE", "EXCHANGE", "PASS", "Action", "ActionParseError"]
@@ -39,7 +39,7 @@ class ActionParseError(BummerlError):
 
 def _index(value: object, size: int, what: str) -> int:
     """``value`` as an index 0..size-1 (a negative one must not count from the end)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size:
+    if not is_index(value, size):
         raise ActionParseError(f"{what} is 0..{size - 1}, not {quote(value)}")
     return int(value)
 

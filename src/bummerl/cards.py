@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
+from typing import TypeGuard
 
 from bummerl.errors import BummerlError, quote
 
@@ -36,6 +37,7 @@ __all__ = [
     "cards_str",
     "full_pack",
     "is_card_text",
+    "is_index",
     "mask_of",
     "parse_cards",
 ]
@@ -43,6 +45,16 @@ __all__ = [
 
 class CardParseError(BummerlError):
     """A text that does not name a card (or a suit)."""
+
+
+def is_index(value: object, size: int) -> TypeGuard[int]:
+    """Whether ``value`` is an int (not a bool, not 2.0) in ``0..size-1``: a card, rank, suit or action
+    code as an index (a negative one must not count from the end of a table).
+
+    >>> is_index(23, 24), is_index(-1, 24), is_index(2.0, 24), is_index(True, 24)
+    (True, False, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
 
 
 class Suit(IntEnum):
@@ -164,14 +176,14 @@ class Card(int):
     @staticmethod
     def of(rank: Rank | int, suit: Suit | int) -> Card:
         """The card of a rank (0..5) and a suit (0..3)."""
-        if rank not in range(6) or suit not in range(4) or isinstance(rank, bool) or isinstance(suit, bool):
+        if not (is_index(rank, 6) and is_index(suit, 4)):
             raise CardParseError(f"a card has a rank 0..5 and a suit 0..3, not {quote(rank)}, {quote(suit)}")
         return CARDS[int(suit) * 6 + int(rank)]
 
     @staticmethod
     def from_index(index: int) -> Card:
         """The card with this index (0..23; a negative one does not count from the end)."""
-        if index not in range(24) or isinstance(index, bool):
+        if not is_index(index, 24):
             raise CardParseError(f"a card's index is 0..23, not {quote(index)}")
         return CARDS[index]
 

@@ -49,6 +49,7 @@ from bummerl.cards import (
     CardParseError,
     Suit,
     full_pack,
+    is_index,
     mask_of,
 )
 from bummerl.errors import BummerlError, quote
@@ -162,21 +163,22 @@ def _as_action(action: object) -> Action:
         raise IllegalActionError(str(err)) from None
 
 
-def _is_card(c: object) -> bool:
-    return isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 24
+def _check_rules(rules: object) -> None:
+    """Raise :class:`DeckError` unless ``rules`` is a :class:`Rules` (not "standard", its preset's name)."""
+    if not isinstance(rules, Rules):
+        raise DeckError(f"rules must be a Rules (e.g. Rules.preset('standard')), not {quote(rules)}")
 
 
 def _check_deck(rules: Rules, deck: Sequence[int]) -> None:
     """Raise :class:`DeckError` unless ``deck`` holds each card of the rules' pack exactly once."""
-    if not isinstance(rules, Rules):  # "standard" instead of Rules.preset("standard")
-        raise DeckError(f"rules must be a Rules (e.g. Rules.preset('standard')), not {quote(rules)}")
+    _check_rules(rules)
     try:
         if (len(deck) == rules.pack_size and min(deck) >= 0 and max(deck) < 24  # no 1 << 2**40 below
                 and mask_of(deck) == PACK_MASKS[rules.sixty_six]):
             return  # the fast path: exactly the pack (a mask of the right size has no repeats)
     except (TypeError, ValueError):
         pass
-    bad = [c for c in deck if not _is_card(c)]
+    bad = [c for c in deck if not is_index(c, 24)]
     if bad:
         raise DeckError(f"the deck holds {quote(bad[0])}, which is not a card")
     pack = full_pack(rules.sixty_six)
@@ -349,8 +351,7 @@ class Deal:
         """A deal from a shuffled pack; pass a seed or a :class:`random.Random` to make it repeatable."""
         if not isinstance(rng, Random):
             rng = Random(rng)
-        if not isinstance(rules, Rules):
-            _check_deck(rules, [])  # says what rules are
+        _check_rules(rules)
         deck = list(range(24)) if rules.sixty_six else [c for c in range(24) if c % 6]
         rng.shuffle(deck)
         return cls(rules, deck, dealer)

@@ -376,10 +376,8 @@ def _check(s: Setup, names: tuple[str, str]) -> None:
     if closed_by is not None and (type(closed_by) is not int or (closed_by != 0 and closed_by != 1)):
         closed_by = _seat(closed_by, "closed_by")
         put(s, "closed_by", closed_by)
-    if s.dealer is not None and type(s.dealer) is not int:
-        put(s, "dealer", _seat(s.dealer, "dealer"))
-    elif s.dealer is not None:
-        _seat(s.dealer, "dealer")
+    if s.dealer is not None:
+        put(s, "dealer", _seat(s.dealer, "dealer"))  # 1.0 is stored as 1
     points, tricks = _pair(s.points, "points"), _pair(s.tricks, "tricks")
     pending = _pair(s.pending, "pending")
     if points is not s.points:
