@@ -6,9 +6,10 @@ from random import Random
 
 import pytest
 
+from bummerl.actions import CLOSE
 from bummerl.arena.match import play_deal
 from bummerl.bots import bot_names, make_bot
-from bummerl.bots.cheater import CheaterBot
+from bummerl.bots.cheater import CheaterBot, PhaseCheaterBot, phase_of
 from bummerl.bots.random_bot import RandomBot
 from bummerl.engine import Deal
 from bummerl.rules import Rules
@@ -51,3 +52,71 @@ def test_the_arena_hands_it_the_deal_and_it_beats_random_play() -> None:
         assert result.fault is None
         won += result.outcome.winner == 0
     assert won >= 8
+
+
+def _decisions(n: int = 60, seed: int = 7) -> list[Deal]:
+    """Positions of random play in standard deals (copies), every decision of each deal."""
+    rng = Random(seed)
+    out: list[Deal] = []
+    while len(out) < n:
+        deal = Deal.random(Rules.preset("standard"), rng.randrange(1 << 30), dealer=rng.randrange(2))
+        while deal.outcome is None:
+            out.append(deal.copy())
+            deal.apply(rng.choice(deal.legal_actions()))
+    return out
+
+
+def test_phase_of_names_each_kind_of_decision() -> None:
+    seen = set()
+    for deal in _decisions(400):
+        view = View.of(deal, deal.to_move)
+        phase = phase_of(view)
+        seen.add(phase)
+        if phase == "closed":
+            assert deal.closed_by >= 0 and deal.talon_size > 0
+        elif phase == "open":
+            assert not deal.talon_open
+        else:
+            assert deal.talon_open
+            assert (CLOSE in deal.legal_actions()) == (phase == "close")
+            if phase != "close":
+                assert (view.lead_card is None) == (phase == "lead")
+    assert seen == {"closed", "open", "close", "lead", "follow"}
+
+
+@pytest.mark.parametrize("phase", ["follow", "lead", "close", "closed", "all"])
+def test_a_phase_cheater_cheats_in_its_phase_only(phase: str) -> None:
+    cheat, base = PhaseCheaterBot(3, base="heuristic", phase=phase), make_bot("heuristic", 3)
+    cheated = 0
+    for deal in _decisions(120, seed=11):
+        if deal.talon_open and deal.talon_size > 6:
+            continue  # keep the open-card solves cheap
+        view = View.of(deal, deal.to_move)
+        action = cheat.choose_with_deal(view, deal.copy())
+        theirs = base.choose(view)
+        where = phase_of(view)
+        values = solve_actions(deal)
+        ours = phase == "all" or where == phase or (phase == "lead" and where == "close")
+        if not ours:
+            assert action == theirs
+        elif phase == "close":
+            best_other = max(v for a, v in values.items() if a is not CLOSE)
+            assert (action is CLOSE) == (values[CLOSE] >= best_other)
+            if action is not CLOSE and theirs is not CLOSE:
+                assert action == theirs
+            cheated += 1
+        elif phase == "lead" and theirs is CLOSE:
+            assert action is CLOSE
+        else:
+            best = max(v for a, v in values.items() if phase != "lead" or a is not CLOSE)
+            assert values[action] == best
+            cheated += 1
+    assert cheated >= 5
+
+
+def test_a_phase_cheater_refuses_a_view_alone_and_an_unknown_phase() -> None:
+    deal = Deal.random(Rules.preset("standard"), 1)
+    with pytest.raises(ValueError, match="sees every card"):
+        PhaseCheaterBot(1, base="random").choose(View.of(deal, 0))
+    with pytest.raises(ValueError, match="unknown phase 'talon'"):
+        PhaseCheaterBot(1, base="random", phase="talon")

@@ -4,6 +4,11 @@ It is never offered as an opponent (registered with ``public=False``). Only the 
 deal, through :meth:`CheaterBot.choose_with_deal`; given a view alone (as every other caller does) it
 refuses. Against it, a bot's results show how much its not seeing the cards costs (the headroom).
 
+:class:`PhaseCheaterBot` cheats in one phase of the deal only (closing, leading or following while the
+talon is open, or the closed game) and plays like another bot elsewhere: how much perfect play in that
+phase alone would be worth to that bot, an upper bound on what any better algorithm for that phase can
+gain.
+
 >>> from bummerl import Deal, Rules, View
 >>> deal = Deal.random(Rules.preset("standard"), 4)
 >>> for _ in range(14):
@@ -14,13 +19,18 @@ True
 
 from __future__ import annotations
 
-from bummerl.actions import Action
+from collections.abc import Sequence
+
+from bummerl.actions import CLOSE, Action
 from bummerl.bots.heuristic import HeuristicBot
 from bummerl.bots.pimc import action_values
 from bummerl.engine import Deal
 from bummerl.view import View
 
-__all__ = ["CheaterBot", "make_cheater"]
+__all__ = ["PHASES", "CheaterBot", "PhaseCheaterBot", "make_cheater", "phase_of"]
+
+#: The phases a :class:`PhaseCheaterBot` can cheat in.
+PHASES = ("all", "close", "lead", "follow", "closed")
 
 
 class CheaterBot:
@@ -41,13 +51,90 @@ class CheaterBot:
         """The optimal action in ``deal`` for the seat of ``view`` (which must be the seat to move)."""
         if view.to_move != view.seat or deal.to_move != view.seat:
             raise ValueError("the cheater is asked to move for a seat that is not to move")
-        legal = view.legal_actions
-        if len(legal) == 1:
-            return legal[0]
+        return self.best(view, deal, view.legal_actions)
+
+    def best(self, view: View, deal: Deal, among: Sequence[Action]) -> Action:
+        """The open-card best of the legal actions ``among`` in ``deal``; ties go to the heuristic."""
+        if len(among) == 1:
+            return among[0]
         values = action_values(deal.copy())
-        best = max(values[a] for a in legal)
-        top = [a for a in legal if values[a] == best]
+        best = max(values[a] for a in among)
+        top = [a for a in among if values[a] == best]
         return top[0] if len(top) == 1 else self._tiebreak.choose_among(view, top)
+
+
+def phase_of(view: View) -> str:
+    """The phase of a decision: "closed" (the talon closed, its cards unseen), "close" (closing is one of
+    the actions), "lead" or "follow" (the talon open), or "open" (no card is hidden any more).
+
+    >>> from bummerl import Deal, Rules, View
+    >>> deal = Deal.random(Rules.preset("standard"), 4)
+    >>> phase_of(View.of(deal, deal.to_move))  # the first lead: closing is allowed
+    'close'
+    >>> deal.apply(deal.legal_actions()[0])
+    >>> phase_of(View.of(deal, deal.to_move))
+    'follow'
+    """
+    if view.closed_by >= 0 and view.talon_size > 0:
+        return "closed"
+    if not view.talon_open:
+        return "open"
+    if CLOSE in view.legal_actions:
+        return "close"
+    return "lead" if view.lead_card is None else "follow"
+
+
+class PhaseCheaterBot:
+    """Plays like ``base`` except in one phase, where it sees every card (a yardstick, like the cheater).
+
+    ``phase``: "all" (every decision: the cheater, with ``base`` still asked), "close" (the decision to
+    close is the open-card best: it closes when closing is worth at least every other action, and when
+    ``base`` would close but should not, it plays the best other action), "lead" (the leader's actions
+    other than closing while the talon is open: ``base``'s close stays), "follow" (answers while the
+    talon is open) or "closed" (every decision after a close while the talon's cards are unseen).
+    ``base`` is asked at every decision, so its own random numbers run as they would alone.
+
+    >>> from bummerl import Deal, Rules, View
+    >>> deal = Deal.random(Rules.preset("standard"), 4)
+    >>> bot = PhaseCheaterBot(1, base="heuristic", phase="follow")
+    >>> bot.name
+    'heuristic+cheat:follow'
+    >>> bot.choose_with_deal(View.of(deal, deal.to_move), deal) in deal.legal_actions()
+    True
+    """
+
+    sees_deal = True
+
+    def __init__(self, seed: int | None = None, base: str = "expert-v1", phase: str = "close") -> None:
+        from bummerl.bots.registry import make_bot
+
+        if phase not in PHASES:
+            raise ValueError(f"unknown phase {phase!r} (phases: {', '.join(PHASES)})")
+        self._base = make_bot(base, seed)
+        self._cheater = CheaterBot(seed)
+        self.phase = phase
+        self.name = f"{base}+cheat:{phase}"
+
+    def choose(self, view: View) -> Action:
+        """Refused, as the cheater's (see :meth:`choose_with_deal`)."""
+        raise ValueError("the phase cheater sees every card: only the arena can seat it (choose_with_deal)")
+
+    def choose_with_deal(self, view: View, deal: Deal) -> Action:
+        """``base``'s action, or in this bot's phase the open-card best (see the class)."""
+        mine = self._base.choose(view)
+        phase = phase_of(view)
+        legal = view.legal_actions
+        if self.phase == "all" or self.phase == phase == "follow" or self.phase == phase == "closed":
+            return self._cheater.best(view, deal, legal)
+        others = [a for a in legal if a is not CLOSE]
+        if self.phase == "lead" and phase in ("lead", "close") and view.lead_card is None:
+            return mine if mine is CLOSE else self._cheater.best(view, deal, others)
+        if self.phase == "close" and phase == "close":
+            values = action_values(deal.copy())
+            if values[CLOSE] >= max(values[a] for a in others):
+                return CLOSE
+            return self._cheater.best(view, deal, others) if mine is CLOSE else mine
+        return mine
 
 
 def make_cheater(seed: int | None = None) -> CheaterBot:
