@@ -120,3 +120,14 @@ def test_render_shows_the_deal_as_text() -> None:
     assert text is not None and text.startswith("<Deal standard dealer=")
     with pytest.raises(ValueError, match="render_mode"):
         deal_env(render_mode="rgb_array")
+
+
+@pytest.mark.parametrize("make", [deal_env, bummerl_env])
+def test_step_last_and_observe_before_reset_say_to_reset(make: Any) -> None:
+    env = make()
+    for call in (lambda: env.step(0), env.last, lambda: env.observe("player_0")):
+        with pytest.raises(ValueError, match=r"call reset\(\) before"):
+            call()
+    env.reset(seed=1)
+    observation, _reward, termination, _truncation, _info = env.last()
+    assert observation["action_mask"].sum() > 0 and not termination

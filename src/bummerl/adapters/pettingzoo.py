@@ -89,13 +89,25 @@ class DealEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 
     def view(self, agent: str) -> View:
         """The agent's :class:`~bummerl.view.View` now: what a bummerl bot playing it is handed."""
+        self._started("observe")
         return self.episode.view(AGENTS.index(agent))
+
+    def _started(self, what: str) -> None:
+        """Refuse ``what`` before the first :meth:`reset` (as the gymnasium environment does)."""
+        if not hasattr(self, "agent_selection"):
+            raise ValueError(f"call reset() before {what}()")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._started("last")
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = super().last(observe)
+        return result
 
     def observe(self, agent: str) -> dict[str, Any]:
         view = self.view(agent)
         return {"observation": encode(view), "action_mask": action_mask(view)}
 
     def step(self, action: int | None) -> None:
+        self._started("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
