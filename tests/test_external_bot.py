@@ -14,7 +14,14 @@ import pytest
 from bummerl import Deal, Rules, View
 from bummerl.actions import Action
 from bummerl.arena import ArenaConfig, run_arena
-from bummerl.bots.external import STDERR_TAIL, ExternalBot, ExternalBotError, parse_reply, view_to_json
+from bummerl.bots.external import (
+    STDERR_TAIL,
+    ExternalBot,
+    ExternalBotError,
+    parse_answer,
+    parse_reply,
+    view_to_json,
+)
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
 DECK = "QH TC AS JD KD QS AH KS TD JH KH AD JC QC TH KC AC JS TS QD"
@@ -320,3 +327,16 @@ def test_a_crash_quotes_the_last_line_of_a_long_error_output(tmp_path: Path) -> 
 def test_the_timeout_must_be_a_finite_positive_number(timeout: float) -> None:
     with pytest.raises(ValueError, match="finite positive number of seconds"):
         ExternalBot(["true"], timeout=timeout)
+
+
+@pytest.mark.parametrize(("answer", "why"), [
+    ('{"action": "claim", "id": ' + "1" * 5000 + "}", "a number of 5000 characters"),
+    ('{"action": "claim", "action": "play QH"}', "the key 'action' appears twice"),
+    ('{"action": "claim", "id": 1e999}', "1e999"),
+    ('{"a": ' * 5000 + "1" + "}" * 5000, "nested too deeply"),
+], ids=["long-number", "key-twice", "infinity", "deep"])
+def test_an_answer_the_hardened_json_reader_refuses_is_one_clear_error(answer: str, why: str) -> None:
+    """A 5000-digit id was a bare ValueError from Python's int limit; a doubled key was read as the last."""
+    with pytest.raises(ExternalBotError, match="malformed JSON answer") as err:
+        parse_answer(answer)
+    assert why in str(err.value)

@@ -861,7 +861,7 @@ def _import_file(db: sqlite3.Connection, path: Path) -> str:
         raw = fh.read(_LEGACY_MAX_BYTES + 1)
     if len(raw) > _LEGACY_MAX_BYTES:
         raise StoreError("the file is too large to be a saved game")
-    data = json.loads(raw.decode("utf-8"))
+    data = jsonio.loads(raw)
     if not isinstance(data, dict) or data.get("format") != "bummerl-game/1":
         raise StoreError("not a saved bummerl game")
     game_id = data.get("id")
@@ -918,8 +918,8 @@ def _build(row: sqlite3.Row | tuple[Any, ...], deals: list[Any], actions: list[A
     if first_dealer not in (0, 1) or not 1 <= target <= 1000:
         raise StoreError("bad first dealer or target")
     try:
-        rules = Rules.from_json(json.loads(rules_text))
-    except (RulesError, ValueError, TypeError) as err:
+        rules = Rules.from_json(jsonio.loads(rules_text))
+    except (RulesError, jsonio.InputError, ValueError, TypeError) as err:
         raise StoreError(f"bad rules: {str(err)[:80]}") from None
     moves: dict[int, list[str]] = {}
     for index, seq, action in actions:

@@ -75,6 +75,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from bummerl import jsonio
 from bummerl.actions import Action, ActionParseError
 from bummerl.engine import Outcome
 from bummerl.view import View
@@ -139,9 +140,9 @@ def parse_answer(line: str) -> tuple[Action, int | None]:
     echoed: int | None = None
     if text[:1] in ("{", '"'):
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ExternalBotError(f"malformed JSON answer {_clip(text)!r}: {err.msg}") from None
+            value = jsonio.loads(text)
+        except jsonio.InputError as err:
+            raise ExternalBotError(f"malformed JSON answer {_clip(text)!r}: {err.msg or err}") from None
         if isinstance(value, dict):
             if value.get("id") is not None:
                 echoed = value["id"]
@@ -222,8 +223,8 @@ class ExternalBot:
                     "timeout": self.timeout})
         line = self._read_line(self.startup_timeout, "hello")
         try:
-            hello = json.loads(line)
-        except json.JSONDecodeError:
+            hello = jsonio.loads(line)
+        except jsonio.InputError:
             hello = None
         if not isinstance(hello, dict):
             self._stop(f"bad hello answer {_clip(line.strip())!r} (expected a JSON object)")
