@@ -10,6 +10,7 @@ from bummerl.actions import CLOSE
 from bummerl.arena.match import play_deal
 from bummerl.bots import bot_names, make_bot
 from bummerl.bots.cheater import CheaterBot, PhaseCheaterBot, phase_of
+from bummerl.bots.pimc import EARLY_CARDS, cards_left
 from bummerl.bots.random_bot import RandomBot
 from bummerl.engine import Deal
 from bummerl.rules import Rules
@@ -120,3 +121,22 @@ def test_a_phase_cheater_refuses_a_view_alone_and_an_unknown_phase() -> None:
         PhaseCheaterBot(1, base="random").choose(View.of(deal, 0))
     with pytest.raises(ValueError, match="unknown phase 'talon'"):
         PhaseCheaterBot(1, base="random", phase="talon")
+
+
+@pytest.mark.parametrize("when", ["early", "late"])
+def test_a_phase_cheater_can_cheat_only_early_or_only_late(when: str) -> None:
+    cheat, base = PhaseCheaterBot(3, base="heuristic", phase="all", when=when), make_bot("heuristic", 3)
+    assert cheat.name == f"heuristic+cheat:all:{when}"
+    cheated = 0
+    for deal in _decisions(80, seed=13):
+        view = View.of(deal, deal.to_move)
+        action = cheat.choose_with_deal(view, deal.copy())
+        theirs = base.choose(view)
+        if (cards_left(view) > EARLY_CARDS) != (when == "early"):
+            assert action == theirs
+        else:
+            assert solve_actions(deal)[action] == solve(deal)
+            cheated += 1
+    assert cheated >= 5
+    with pytest.raises(ValueError, match="unknown time 'soon'"):
+        PhaseCheaterBot(1, base="random", when="soon")

@@ -23,14 +23,17 @@ from collections.abc import Sequence
 
 from bummerl.actions import CLOSE, Action
 from bummerl.bots.heuristic import HeuristicBot
-from bummerl.bots.pimc import action_values
+from bummerl.bots.pimc import EARLY_CARDS, action_values, cards_left
 from bummerl.engine import Deal
 from bummerl.view import View
 
-__all__ = ["PHASES", "CheaterBot", "PhaseCheaterBot", "make_cheater", "phase_of"]
+__all__ = ["PHASES", "WHEN", "CheaterBot", "PhaseCheaterBot", "make_cheater", "phase_of"]
 
 #: The phases a :class:`PhaseCheaterBot` can cheat in.
 PHASES = ("all", "close", "lead", "follow", "closed")
+#: When in the deal it cheats: always, only in the expert's early tricks (more than ``EARLY_CARDS`` cards
+#: still to be played, where it runs no lookahead), or only after them.
+WHEN = ("any", "early", "late")
 
 
 class CheaterBot:
@@ -92,7 +95,8 @@ class PhaseCheaterBot:
     ``base`` would close but should not, it plays the best other action), "lead" (the leader's actions
     other than closing while the talon is open: ``base``'s close stays), "follow" (answers while the
     talon is open) or "closed" (every decision after a close while the talon's cards are unseen).
-    ``base`` is asked at every decision, so its own random numbers run as they would alone.
+    ``base`` is asked at every decision, so its own random numbers run as they would alone. ``when``
+    narrows the phase to the early tricks or the later ones (:data:`WHEN`).
 
     >>> from bummerl import Deal, Rules, View
     >>> deal = Deal.random(Rules.preset("standard"), 4)
@@ -105,15 +109,19 @@ class PhaseCheaterBot:
 
     sees_deal = True
 
-    def __init__(self, seed: int | None = None, base: str = "expert-v1", phase: str = "close") -> None:
+    def __init__(self, seed: int | None = None, base: str = "expert-v1", phase: str = "close",
+                 when: str = "any") -> None:
         from bummerl.bots.registry import make_bot
 
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r} (phases: {', '.join(PHASES)})")
+        if when not in WHEN:
+            raise ValueError(f"unknown time {when!r} (one of: {', '.join(WHEN)})")
         self._base = make_bot(base, seed)
         self._cheater = CheaterBot(seed)
         self.phase = phase
-        self.name = f"{base}+cheat:{phase}"
+        self.when = when
+        self.name = f"{base}+cheat:{phase}" + ("" if when == "any" else f":{when}")
 
     def choose(self, view: View) -> Action:
         """Refused, as the cheater's (see :meth:`choose_with_deal`)."""
@@ -122,6 +130,8 @@ class PhaseCheaterBot:
     def choose_with_deal(self, view: View, deal: Deal) -> Action:
         """``base``'s action, or in this bot's phase the open-card best (see the class)."""
         mine = self._base.choose(view)
+        if self.when != "any" and (cards_left(view) > EARLY_CARDS) != (self.when == "early"):
+            return mine
         phase = phase_of(view)
         legal = view.legal_actions
         if self.phase == "all" or self.phase == phase == "follow" or self.phase == phase == "closed":
