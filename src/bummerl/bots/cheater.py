@@ -31,8 +31,9 @@ __all__ = ["PHASES", "WHEN", "CheaterBot", "PhaseCheaterBot", "make_cheater", "p
 
 #: The phases a :class:`PhaseCheaterBot` can cheat in.
 PHASES = ("all", "close", "lead", "follow", "closed")
-#: When in the deal it cheats: always, only in the expert's early tricks (more than ``EARLY_CARDS`` cards
-#: still to be played, where it runs no lookahead), or only after them.
+#: When in the deal it cheats: always, only early (more than ``EARLY_CARDS`` = 18 cards still to be
+#: played: Schnapsen's first trick, Sixty-Six's first three, where the expert samples its smaller early
+#: budget and runs no lookahead), or only after that.
 WHEN = ("any", "early", "late")
 
 
