@@ -47,3 +47,18 @@ def test_solver_speed_verdicts_carry_intervals_over_the_deals(capsys: pytest.Cap
     low, high = (float(x) for x in line.split("[")[1].split("]")[0].split(", "))
     assert "= 11.1 [" in line and "<= 5: NO" in line
     assert low < 11.1 < high and high - low > 5  # five deals of fifty: a wide interval
+
+
+def test_solver_speed_times_the_two_games_in_turns() -> None:
+    """The verdict's ratio compares the games' means: their deals are timed alternately, in every pass."""
+    bench = load("solver_speed")
+    calls: list[str] = []
+
+    def analyse(pos: tuple[str, int], want: bool) -> tuple[int, dict[int, int], int]:
+        calls.append(pos[0])
+        return 0, {}, pos[1]
+
+    std, s66 = [("s", 1), ("s", 2), ("s", 3)], [("x", 7)]
+    (secs, nodes), (secs66, nodes66) = bench.timed_together(analyse, [std, s66], False, 2)
+    assert calls == ["s", "x", "s", "s"] * 2
+    assert nodes == [1, 2, 3] and nodes66 == [7] and len(secs) == 3 and len(secs66) == 1
