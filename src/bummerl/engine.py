@@ -194,7 +194,7 @@ def _check_deck(rules: Rules, deck: Sequence[int]) -> None:
 
 
 def _check_seat(name: str, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):  # 1.0 too
+    if not is_index(value, 2):  # not 1.0, not True
         raise DeckError(f"{name} must be player 0 or 1, not {value!r}")
 
 

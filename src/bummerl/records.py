@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bummerl import jsonio
 from bummerl.actions import Action, ActionParseError
-from bummerl.cards import Card, CardParseError, full_pack
+from bummerl.cards import Card, CardParseError, full_pack, is_index
 from bummerl.engine import Deal, DeckError, IllegalActionError
 from bummerl.errors import BummerlError, quote
 from bummerl.game import TARGET, Bummerl
@@ -501,7 +501,7 @@ def _rules(value: Any) -> Rules:
 
 
 def _dealer(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
+    if not is_index(value, 2):
         raise RecordError(f"{name} must be 0 or 1, not {_shown(value)}")
     return int(value)
 

@@ -23,7 +23,18 @@ from collections.abc import Sequence
 from dataclasses import InitVar, dataclass, field
 from typing import Any, Literal, NamedTuple, Protocol
 
-from bummerl.cards import CARDS, PACK_MASKS, POINTS, SUITS, Card, Suit, card_points, cards_in, cards_str
+from bummerl.cards import (
+    CARDS,
+    PACK_MASKS,
+    POINTS,
+    SUITS,
+    Card,
+    Suit,
+    card_points,
+    cards_in,
+    cards_str,
+    is_index,
+)
 from bummerl.errors import BummerlError, quote
 from bummerl.grammar import NotationError, PositionLine, bad_position, read_position_line, write_position_line
 from bummerl.rules import Rules
@@ -137,13 +148,13 @@ def check_cards(rules: Rules, listed: Sequence[tuple[str, int]]) -> int:
 
 
 def _card(value: object, what: str) -> Card:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 24:
+    if not is_index(value, 24):
         raise PositionError(f"{what} must be a card, not {quote(value)}")
     return CARDS[value]
 
 
 def _suit(value: object, what: str) -> Suit:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 4:
+    if not is_index(value, 4):
         raise PositionError(f"{what} must be a suit, not {quote(value)}")
     return SUITS[value]
 

@@ -793,7 +793,7 @@ class GameStore:
         with self._reading() as db:
             rows = db.execute("SELECT key, value FROM settings").fetchall()
         for key, value in rows:
-            with contextlib.suppress(ValueError, TypeError, BummerlError):
+            with contextlib.suppress(ValueError, TypeError):  # jsonio's InputError is a ValueError
                 out[str(key)] = jsonio.loads(value)  # the hardened reader: no RecursionError
         return out
 
@@ -919,7 +919,7 @@ def _build(row: sqlite3.Row | tuple[Any, ...], deals: list[Any], actions: list[A
         raise StoreError("bad first dealer or target")
     try:
         rules = Rules.from_json(jsonio.loads(rules_text))
-    except (RulesError, jsonio.InputError, ValueError, TypeError) as err:
+    except (RulesError, ValueError, TypeError) as err:  # jsonio's InputError is a ValueError
         raise StoreError(f"bad rules: {str(err)[:80]}") from None
     moves: dict[int, list[str]] = {}
     for index, seq, action in actions:
