@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bummerl.actions import CLOSE, Action
 from bummerl.bots.heuristic import HeuristicBot
@@ -57,11 +57,14 @@ class CheaterBot:
             raise ValueError("the cheater is asked to move for a seat that is not to move")
         return self.best(view, deal, view.legal_actions)
 
-    def best(self, view: View, deal: Deal, among: Sequence[Action]) -> Action:
-        """The open-card best of the legal actions ``among`` in ``deal``; ties go to the heuristic."""
+    def best(self, view: View, deal: Deal, among: Sequence[Action],
+             values: Mapping[Action, int] | None = None) -> Action:
+        """The open-card best of the legal actions ``among`` in ``deal`` (``values``: the deal's
+        :func:`~bummerl.bots.pimc.action_values`, if known already); ties go to the heuristic."""
         if len(among) == 1:
             return among[0]
-        values = action_values(deal.copy())
+        if values is None:
+            values = action_values(deal.copy())
         best = max(values[a] for a in among)
         top = [a for a in among if values[a] == best]
         return top[0] if len(top) == 1 else self._tiebreak.choose_among(view, top)
@@ -135,16 +138,16 @@ class PhaseCheaterBot:
             return mine
         phase = phase_of(view)
         legal = view.legal_actions
-        if self.phase == "all" or self.phase == phase == "follow" or self.phase == phase == "closed":
+        if self.phase == "all" or (self.phase == phase and phase in ("follow", "closed")):
             return self._cheater.best(view, deal, legal)
         others = [a for a in legal if a is not CLOSE]
-        if self.phase == "lead" and phase in ("lead", "close") and view.lead_card is None:
+        if self.phase == "lead" and phase in ("lead", "close"):  # both are the leader's decisions
             return mine if mine is CLOSE else self._cheater.best(view, deal, others)
         if self.phase == "close" and phase == "close":
             values = action_values(deal.copy())
             if values[CLOSE] >= max(values[a] for a in others):
                 return CLOSE
-            return self._cheater.best(view, deal, others) if mine is CLOSE else mine
+            return self._cheater.best(view, deal, others, values) if mine is CLOSE else mine
         return mine
 
 
