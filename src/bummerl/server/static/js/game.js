@@ -2,6 +2,9 @@
 // The server is the referee: this page only shows what the view holds and sends action strings.
 
 import { backSvg, cardName, cardSvg, suitIcon, suitName } from "./cards.js";
+// presence.js listens to this page's messages: imported here, it is running before the socket opens (as a
+// <script> of its own it could finish loading after the first view had come, and miss it for good).
+import "./presence.js";
 import { SPEEDS, forgetGame, h, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
