@@ -9,8 +9,8 @@ import pytest
 from bummerl.actions import CLOSE
 from bummerl.arena.match import play_deal
 from bummerl.bots import bot_names, make_bot
-from bummerl.bots.cheater import CheaterBot, PhaseCheaterBot, phase_of
-from bummerl.bots.pimc import EARLY_CARDS, cards_left
+from bummerl.bots.cheater import CheaterBot, PhaseCheaterBot, hand_values, phase_of
+from bummerl.bots.pimc import EARLY_CARDS, cards_left, decision_seed
 from bummerl.bots.random_bot import RandomBot
 from bummerl.engine import Deal
 from bummerl.rules import Rules
@@ -140,3 +140,41 @@ def test_a_phase_cheater_can_cheat_only_early_or_only_late(when: str) -> None:
     assert cheated >= 5
     with pytest.raises(ValueError, match="unknown time 'soon'"):
         PhaseCheaterBot(1, base="random", when="soon")
+
+
+def test_hand_values_average_over_every_talon_order_and_ignore_a_closed_talon() -> None:
+    from itertools import permutations
+
+    deal = next(d for d in _decisions(400, seed=17)
+                if d.talon_open and len(d.talon) == 3 and d.lead_card is None)
+    exact: dict[object, float] = {}
+    for order in permutations(deal.talon):
+        world = Deal.from_setup(deal.setup().replace(talon=order))
+        for a, v in solve_actions(world).items():
+            exact[a] = exact.get(a, 0.0) + v / 6
+    means = hand_values(deal, 50, seed=1)  # more orders asked than there are: all six
+    assert means.keys() == exact.keys()
+    assert all(abs(means[a] - exact[a]) < 1e-9 for a in exact)
+    closed = next(d for d in _decisions(400, seed=19) if not d.talon_open and d.hands[0] | d.hands[1])
+    assert hand_values(closed, 5, seed=1) == {a: float(v) for a, v in solve_actions(closed).items()}
+
+
+def test_a_phase_cheater_that_sees_the_hand_plays_the_best_mean_over_talon_orders() -> None:
+    cheat = PhaseCheaterBot(3, base="heuristic", phase="all", sees="hand", orders=4)
+    assert cheat.name == "heuristic+cheat:all:hand"
+    checked = 0
+    for deal in _decisions(80, seed=23):
+        if deal.talon_open and deal.talon_size > 6:
+            continue  # keep the open-card solves cheap
+        view = View.of(deal, deal.to_move)
+        if len(view.legal_actions) == 1:
+            continue
+        action = cheat.choose_with_deal(view, deal.copy())
+        means = hand_values(deal, 4, decision_seed(3, view))
+        assert means[action] == max(means.values())
+        checked += 1
+    assert checked >= 5
+    with pytest.raises(ValueError, match="unknown sight 'talon'"):
+        PhaseCheaterBot(1, base="random", sees="talon")
+    with pytest.raises(ValueError, match="orders must be at least 1"):
+        PhaseCheaterBot(1, base="random", sees="hand", orders=0)

@@ -20,14 +20,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from math import factorial
+from random import Random
 
 from bummerl.actions import CLOSE, Action
 from bummerl.bots.heuristic import HeuristicBot
-from bummerl.bots.pimc import EARLY_CARDS, action_values, cards_left
+from bummerl.bots.pimc import EARLY_CARDS, action_values, cards_left, decision_seed
 from bummerl.engine import Deal
 from bummerl.view import View
 
-__all__ = ["PHASES", "WHEN", "CheaterBot", "PhaseCheaterBot", "make_cheater", "phase_of"]
+__all__ = [
+    "PHASES", "SEES", "WHEN", "CheaterBot", "PhaseCheaterBot", "hand_values", "make_cheater", "phase_of",
+]
 
 #: The phases a :class:`PhaseCheaterBot` can cheat in.
 PHASES = ("all", "close", "lead", "follow", "closed")
@@ -35,6 +39,9 @@ PHASES = ("all", "close", "lead", "follow", "closed")
 #: played: Schnapsen's first trick, Sixty-Six's first three, where the expert samples its smaller early
 #: budget and runs no lookahead), or only after that.
 WHEN = ("any", "early", "late")
+#: What a :class:`PhaseCheaterBot` sees in its phase: the whole deal, or the opponent's hand (and so
+#: which cards lie in the talon) but not the talon's order.
+SEES = ("deal", "hand")
 
 
 class CheaterBot:
@@ -58,7 +65,7 @@ class CheaterBot:
         return self.best(view, deal, view.legal_actions)
 
     def best(self, view: View, deal: Deal, among: Sequence[Action],
-             values: Mapping[Action, int] | None = None) -> Action:
+             values: Mapping[Action, float] | None = None) -> Action:
         """The open-card best of the legal actions ``among`` in ``deal`` (``values``: the deal's
         :func:`~bummerl.bots.pimc.action_values`, if known already); ties go to the heuristic."""
         if len(among) == 1:
@@ -68,6 +75,35 @@ class CheaterBot:
         best = max(values[a] for a in among)
         top = [a for a in among if values[a] == best]
         return top[0] if len(top) == 1 else self._tiebreak.choose_among(view, top)
+
+
+def hand_values(deal: Deal, orders: int, seed: int) -> dict[Action, float]:
+    """The open-card value of each legal action averaged over ``orders`` orders of the face-down talon
+    (all of them when there are no more; drawn with ``seed``), the hands as in ``deal``: what a player
+    who sees both hands but not the talon's order can expect.
+
+    >>> from bummerl import Deal, Rules
+    >>> deal = Deal.random(Rules.preset("standard"), 4)
+    >>> means = hand_values(deal, 3, 1)
+    >>> set(means) == set(deal.legal_actions()) and all(-3 <= m <= 3 for m in means.values())
+    True
+    """
+    talon = list(deal.talon) if deal.talon_open else []
+    if len(talon) < 2:
+        return {a: float(v) for a, v in action_values(deal.copy()).items()}
+    rng = Random(seed)
+    seen: set[tuple[object, ...]] = set()
+    limit = min(orders, factorial(len(talon)))
+    totals: dict[Action, float] = {}
+    while len(seen) < limit:
+        rng.shuffle(talon)
+        if tuple(talon) in seen:
+            continue
+        seen.add(tuple(talon))
+        world = Deal.from_setup(deal.setup().replace(talon=tuple(talon)))
+        for a, v in action_values(world).items():
+            totals[a] = totals.get(a, 0.0) + v
+    return {a: t / limit for a, t in totals.items()}
 
 
 def phase_of(view: View) -> str:
@@ -100,7 +136,8 @@ class PhaseCheaterBot:
     other than closing while the talon is open: ``base``'s close stays), "follow" (answers while the
     talon is open) or "closed" (every decision after a close while the talon's cards are unseen).
     ``base`` is asked at every decision, so its own random numbers run as they would alone. ``when``
-    narrows the phase to the early tricks or the later ones (:data:`WHEN`).
+    narrows the phase to the early tricks or the later ones (:data:`WHEN`); ``sees="hand"`` hides the
+    talon's order from it (:func:`hand_values` over ``orders`` orders).
 
     >>> from bummerl import Deal, Rules, View
     >>> deal = Deal.random(Rules.preset("standard"), 4)
@@ -114,18 +151,26 @@ class PhaseCheaterBot:
     sees_deal = True
 
     def __init__(self, seed: int | None = None, base: str = "expert-v1", phase: str = "close",
-                 when: str = "any") -> None:
+                 when: str = "any", sees: str = "deal", orders: int = 20) -> None:
         from bummerl.bots.registry import make_bot
 
         if phase not in PHASES:
             raise ValueError(f"unknown phase {phase!r} (phases: {', '.join(PHASES)})")
         if when not in WHEN:
             raise ValueError(f"unknown time {when!r} (one of: {', '.join(WHEN)})")
+        if sees not in SEES:
+            raise ValueError(f"unknown sight {sees!r} (one of: {', '.join(SEES)})")
+        if orders < 1:
+            raise ValueError(f"orders must be at least 1, got {orders}")
+        self._seed = seed
         self._base = make_bot(base, seed)
         self._cheater = CheaterBot(seed)
         self.phase = phase
         self.when = when
-        self.name = f"{base}+cheat:{phase}" + ("" if when == "any" else f":{when}")
+        self.sees = sees
+        self.orders = orders
+        self.name = (f"{base}+cheat:{phase}" + ("" if when == "any" else f":{when}")
+                     + ("" if sees == "deal" else f":{sees}"))
 
     def choose(self, view: View) -> Action:
         """Refused, as the cheater's (see :meth:`choose_with_deal`)."""
@@ -138,17 +183,24 @@ class PhaseCheaterBot:
             return mine
         phase = phase_of(view)
         legal = view.legal_actions
+        if len(legal) == 1:
+            return mine
         if self.phase == "all" or (self.phase == phase and phase in ("follow", "closed")):
-            return self._cheater.best(view, deal, legal)
+            return self._cheater.best(view, deal, legal, self._values(view, deal))
         others = [a for a in legal if a is not CLOSE]
         if self.phase == "lead" and phase in ("lead", "close"):  # both are the leader's decisions
-            return mine if mine is CLOSE else self._cheater.best(view, deal, others)
+            return mine if mine is CLOSE else self._cheater.best(view, deal, others, self._values(view, deal))
         if self.phase == "close" and phase == "close":
-            values = action_values(deal.copy())
+            values = self._values(view, deal)
             if values[CLOSE] >= max(values[a] for a in others):
                 return CLOSE
             return self._cheater.best(view, deal, others, values) if mine is CLOSE else mine
         return mine
+
+    def _values(self, view: View, deal: Deal) -> Mapping[Action, float]:
+        if self.sees == "hand":
+            return hand_values(deal, self.orders, decision_seed(self._seed, view))
+        return action_values(deal.copy())
 
 
 def make_cheater(seed: int | None = None) -> CheaterBot:
