@@ -110,10 +110,12 @@ def _hides_cards(view: View) -> bool:
     return view.talon_open or view.closed_by >= 0
 
 
-def answered(deal: Deal, action: Action, values: Values) -> tuple[Deal, list[Action]]:
+def answered(deal: Deal, action: Action, values: Values,
+             reply: Callable[[Deal], Action] | None = None) -> tuple[Deal, list[Action]]:
     """Play ``action`` in a copy of the open world ``deal``; the opponent answers with its open-card best
     (the first of equals, by ``values``) until I am to move again or the deal ends. Returns the deal then
-    and the opponent's moves on the way (what I will have seen).
+    and the opponent's moves on the way (what I will have seen). ``reply``, if given, chooses the
+    opponent's first move instead (e.g. from the opponent's own worlds, as it cannot see my cards).
 
     >>> from bummerl import Deal, Rules
     >>> from bummerl.bots.pimc import action_values
@@ -128,13 +130,15 @@ def answered(deal: Deal, action: Action, values: Values) -> tuple[Deal, list[Act
     seen: list[Action] = []
     while after.outcome is None and after.to_move != me:
         replies = after.legal_actions()
-        if len(replies) > 1:
-            vals = values(after)
-            reply = max(replies, key=vals.__getitem__)
+        if len(replies) == 1:
+            choice = replies[0]
+        elif reply is not None and not seen:
+            choice = reply(after)
         else:
-            reply = replies[0]
-        after.apply(reply)
-        seen.append(reply)
+            vals = values(after)
+            choice = max(replies, key=vals.__getitem__)
+        after.apply(choice)
+        seen.append(choice)
     return after, seen
 
 
@@ -206,7 +210,11 @@ class ExpertBot(PimcBot):
         if tilt:
             weights = [w * exp(tilt * max(vals.values())) for w, vals in zip(weights, per_world, strict=True)]
         if look:
-            means = {a: self._own_next(deals, weights, a, table) for a in view.legal_actions}
+            presume = self.pv_worlds > 0 and view.lead_card is None and _talon_now(view) <= self.pv_max_talon
+            means = {}
+            for a in view.legal_actions:
+                reply = self._presumed_reply(view, seed) if presume and a.kind == "play" else None
+                means[a] = self._own_next(deals, weights, a, table, reply)
         else:
             mass = sum(weights)
             means = dict.fromkeys(view.legal_actions, 0.0)
@@ -219,8 +227,8 @@ class ExpertBot(PimcBot):
         for a in view.legal_actions:
             if a.kind == "close" and self.close_bias:
                 means[a] -= self.close_bias * (table[-1] - table[0]) / 6  # game points -> table units
-        # The presumed-value answer replaces plain values; next to the lookahead's lower ones it would
-        # not compare fairly, so it is used only with the lookahead off.
+        # Without the lookahead the presumed-value answer replaces plain values (with it, the lookahead's
+        # own opponent answers so, above).
         pv = self.pv_worlds > 0 and not look and view.lead_card is None
         if pv and _talon_now(view) <= self.pv_max_talon and _hides_cards(view):
             for a in view.legal_actions:
@@ -229,19 +237,20 @@ class ExpertBot(PimcBot):
         return means
 
     def _own_next(self, deals: Sequence[Deal], weights: Sequence[float], action: Action,
-                  table: tuple[float, ...]) -> float:
+                  table: tuple[float, ...], reply: Callable[[Deal], Action] | None = None) -> float:
         """My value of ``action`` when my *next* decision is made once for everything I will have seen by
         then, not world by world: ``sum over what I see of max_b mean_w v(b, w)``.
 
         In each world the opponent's moves up to my next decision are its open-card best (the first of
         equals); worlds are grouped by what I see until then (those moves and my hand, so the card I
         draw). After an action that keeps me on move (exchange, close, marriage) there is one group:
-        ``max_b mean_w``. A deal that ends on the way counts with its result."""
+        ``max_b mean_w``. A deal that ends on the way counts with its result. ``reply`` chooses the
+        opponent's answer instead (:func:`answered`)."""
         groups: dict[tuple[tuple[Action, ...], int], dict[Action, float]] = {}
         ended = 0.0
         for deal, w in zip(deals, weights, strict=True):
             me = deal.to_move
-            after, seen = answered(deal, action, self.values)
+            after, seen = answered(deal, action, self.values, reply)
             if after.outcome is not None:
                 ended += w * table[after.outcome.value_for(me) + 3]
                 continue
@@ -249,6 +258,32 @@ class ExpertBot(PimcBot):
             for b, v in self.values(after).items():
                 totals[b] = totals.get(b, 0.0) + w * table[v + 3]
         return (ended + sum(max(t.values()) for t in groups.values())) / sum(weights)
+
+    def _presumed_reply(self, view: View, seed: int) -> Callable[[Deal], Action]:
+        """The opponent's answer to my lead chosen from ``pv_worlds`` worlds of its own view (it sees its
+        hand, not mine), by its value of each answer; among its equals the one worst for me. Worlds in
+        which it holds the same hand get the same answer (one choice per hand, cached)."""
+        from bummerl.search.worlds import worlds
+
+        opp = 1 - view.seat
+        opp_table = outcome_values(view.rules, view.score if self.bummerl else None, opp, view.dealer)
+        chosen: dict[int, Action] = {}
+
+        def reply(after: Deal) -> Action:
+            key = after.hands[opp]
+            if key not in chosen:
+                her_view = View.of(after, opp, view.score)
+                presumed = dict.fromkeys(after.legal_actions(), 0.0)
+                her_seed = Random(f"{seed}/pv/{key}").getrandbits(62)
+                for her_world in worlds(her_view, samples=self.pv_worlds, seed=her_seed).deals:
+                    for r, v in self.values(her_world).items():
+                        presumed[r] += opp_table[v + 3]
+                best = max(presumed.values())
+                truth = self.values(after)  # among its equals, the answer best for it in this world
+                chosen[key] = max((r for r in presumed if presumed[r] >= best - 1e-9), key=truth.__getitem__)
+            return chosen[key]
+
+        return reply
 
     def _presumed_lead(self, view: View, deals: Sequence[Deal], weights: Sequence[float], action: Action,
                        table: tuple[float, ...], seed: int) -> float:
