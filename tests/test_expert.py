@@ -188,3 +188,59 @@ def test_sixty_six_first_two_tricks_use_the_smaller_budget_and_schnapsen_is_unch
                 else:
                     assert expert.budget(view) == v1.budget(view)
                 deal.apply(deal.legal_actions()[0])
+
+
+def test_answered_lets_a_reply_function_choose_the_opponents_first_move_only() -> None:
+    from bummerl.bots.expert import answered
+    from bummerl.bots.pimc import action_values
+
+    checked = 0
+    for deal in random_positions(STANDARD, 80, seed=71):
+        plays = [a for a in deal.legal_actions() if a.kind == "play"]
+        if deal.outcome is not None or deal.lead >= 0 or deal.married >= 0 or not plays:
+            continue
+        lead = plays[0]
+        after = deal.copy()
+        after.apply(lead)
+        worst = min(after.legal_actions(), key=action_values(after).__getitem__)  # the cheapest for it
+        asked: list[Deal] = []
+
+        def reply(d: Deal, worst: Action = worst, asked: list[Deal] = asked) -> Action:
+            asked.append(d)
+            return worst
+
+        result, seen = answered(deal, lead, action_values, reply)
+        assert seen[0] == worst and len(asked) == (len(after.legal_actions()) > 1)
+        assert result.outcome is not None or result.to_move == deal.to_move
+        checked += 1
+    assert checked >= 10
+
+
+def test_inside_the_lookahead_the_opponent_can_answer_from_its_own_worlds() -> None:
+    from bummerl.bots.expert import answered
+    from bummerl.bots.pimc import action_values
+
+    changed = checked = 0
+    for deal in random_positions(STANDARD, 200, seed=72):
+        view = View.of(deal, deal.to_move)
+        if deal.lead >= 0 or deal.married >= 0 or not 0 < deal.talon_size <= 4 or deal.closed_by >= 0:
+            continue
+        blind = plain(3, pv_worlds=3, lookahead=6)
+        reply = blind._presumed_reply(view, 7)
+        for lead in (a for a in view.legal_actions if a.kind == "play"):
+            after = deal.copy()
+            after.apply(lead)
+            answer = reply(after)
+            assert answer in after.legal_actions()
+            assert reply(after.copy()) == answer  # one choice per opponent hand
+            # In one world my value is the open-card value of where that answer leads.
+            then, _ = answered(deal, lead, action_values, lambda d, answer=answer: answer)
+            mine = (TABLE[then.outcome.value_for(deal.to_move) + 3] if then.outcome is not None
+                    else TABLE[max(action_values(then).values()) + 3])
+            assert blind._own_next([deal], [1.0], lead, TABLE, reply) == mine
+        seeing = plain(3, pv_worlds=0, lookahead=6).evaluate(view)
+        changed += blind.evaluate(view) != seeing
+        checked += 1
+        if checked == 8:
+            break
+    assert checked >= 4 and changed >= 1
