@@ -9,7 +9,10 @@ noise: a small difference shows up in far fewer deals than in two separate arena
 A spec is a bot class's short name with optional keyword arguments for it: ``expert:samples=200,infer=False``;
 a dotted class path with them: ``bummerl.bots.expert.ExpertBot:lookahead=100``; or a registered bot's name
 without them: ``expert-v1``.
-The base version's deals can be kept in ``--cache FILE`` (JSON) and reused for the next variant.
+The base version's deals can be kept in ``--cache FILE`` (JSON) and reused for the next variant. Each
+spec's deals are kept with a fingerprint of what that version plays on a few seeded positions: a bot
+changed under the same spec plays its deals again instead of reusing the old version's (deals cached
+before fingerprints were kept are used as they are, with a warning).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from selfplay_jobs import run_jobs
+from selfplay_jobs import fingerprint, run_jobs
 
 from bummerl.arena.match import deck_deal, play_deal
 from bummerl.arena.stats import mean_interval
@@ -67,6 +70,10 @@ def make(spec: str, seed: int) -> Bot:
     return bot
 
 
+#: The cache's entry for each spec's fingerprint (the other keys are spec|opponent|rules|seed).
+FINGERPRINTS = "fingerprints"
+
+
 @dataclass(frozen=True)
 class Job:
     spec: str
@@ -98,6 +105,15 @@ def results(spec: str, args: argparse.Namespace, cache: dict[str, Any]) -> list[
     """Every deck pair's results for ``spec``, from the cache where it has them."""
     key = f"{spec}|{args.opponent}|{args.rules}|{args.seed}"
     known = cache.setdefault(key, {})
+    prints = cache.setdefault(FINGERPRINTS, {})
+    now = fingerprint(lambda seed: make(spec, seed), Rules.preset(args.rules))
+    if known and prints.get(key, now) != now:
+        print(f"{spec}: the cached deals were played by another version (fingerprint {prints[key]}, now "
+              f"{now}): playing them again", file=sys.stderr)
+        known.clear()
+    elif known and key not in prints:
+        print(f"{spec}: cached deals from before fingerprints were kept: used as they are", file=sys.stderr)
+    prints[key] = now
     todo = [Job(spec, args.opponent, args.rules, args.seed, j)
             for j in range(args.pairs) if str(j) not in known]
     if todo:

@@ -28,37 +28,23 @@ import time
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
-from random import Random
 from typing import Any
+
+from selfplay_jobs import fingerprint as play_fingerprint
 
 from bummerl import jsonio
 from bummerl.arena.match import ChunkResult, Fault, Task, play_chunk
 from bummerl.arena.results import PairingRecord, labels_for, summarize
 from bummerl.arena.runner import ArenaConfig, add_chunk, chunks
 from bummerl.bots.registry import make_bot
-from bummerl.engine import Deal
 from bummerl.rules import Rules
-from bummerl.view import View
 
 PLAN = "plan.json"
-#: Positions each bot's fingerprint is taken on.
-FINGERPRINT_VIEWS = 16
 
 
 def fingerprint(name: str, rules: Rules) -> str:
-    """A short hash of what bot ``name`` (seed 1) plays on ``FINGERPRINT_VIEWS`` seeded positions."""
-    bot = make_bot(name, 1)
-    chosen = []
-    for k in range(FINGERPRINT_VIEWS):
-        rng = Random(k)
-        deal = Deal.random(rules, rng)
-        for _ in range(2 * k % 13):
-            if deal.outcome is not None:
-                break
-            deal.apply(rng.choice(deal.legal_actions()))
-        if deal.outcome is None:
-            chosen.append(str(bot.choose(View.of(deal, deal.to_move, score=(7 - k % 5, 7 - k % 3)))))
-    return hashlib.sha256(" ".join(chosen).encode()).hexdigest()[:16]
+    """A short hash of what bot ``name`` (seed 1) plays on a few seeded positions."""
+    return play_fingerprint(lambda seed: make_bot(name, seed), rules)
 
 
 def _config(plan: dict[str, Any]) -> ArenaConfig:

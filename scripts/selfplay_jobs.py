@@ -1,4 +1,5 @@
-"""Run self-play jobs for the measuring scripts: in order, on worker processes, with progress.
+"""Run self-play jobs for the measuring scripts: in order, on worker processes, with progress; and tell
+versions of a bot apart by what they play.
 
     from selfplay_jobs import run_jobs
     for result in run_jobs(play, jobs, workers=2, chunksize=4, every=50): ...
@@ -6,14 +7,40 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from random import Random
 from typing import TypeVar
+
+from bummerl.bots.base import Bot
+from bummerl.engine import Deal
+from bummerl.rules import Rules
+from bummerl.view import View
 
 J = TypeVar("J")
 R = TypeVar("R")
+#: Positions a bot's fingerprint is taken on.
+FINGERPRINT_VIEWS = 16
+
+
+def fingerprint(make: Callable[[int], Bot], rules: Rules) -> str:
+    """A short hash of what the bot ``make(1)`` plays on ``FINGERPRINT_VIEWS`` seeded positions: a bot
+    changed in a way that shows in play gets another one."""
+    bot = make(1)
+    chosen = []
+    for k in range(FINGERPRINT_VIEWS):
+        rng = Random(k)
+        deal = Deal.random(rules, rng)
+        for _ in range(2 * k % 13):
+            if deal.outcome is not None:
+                break
+            deal.apply(rng.choice(deal.legal_actions()))
+        if deal.outcome is None:
+            chosen.append(str(bot.choose(View.of(deal, deal.to_move, score=(7 - k % 5, 7 - k % 3)))))
+    return hashlib.sha256(" ".join(chosen).encode()).hexdigest()[:16]
 
 
 def run_jobs(fn: Callable[[J], R], jobs: Sequence[J], workers: int, chunksize: int,

@@ -64,7 +64,17 @@ def test_compare_bots_plays_both_versions_on_common_seeds(tmp_path: Path,
     captured = capsys.readouterr()
     assert "3 deck pairs to play" in captured.err and tiny not in captured.err
     assert "0/6 deals played differently" not in captured.out
-    assert len(json.loads(cache.read_text(encoding="utf-8"))) == 2
+    kept = json.loads(cache.read_text(encoding="utf-8"))
+    assert len(kept) == 3 and len(kept["fingerprints"]) == 2
+    # Another version under the same spec (its fingerprint differs): its deals are played again.
+    key = next(k for k in kept["fingerprints"] if k.startswith("random|"))
+    kept["fingerprints"][key] = "0" * 16
+    cache.write_text(json.dumps(kept), encoding="utf-8")
+    script.main([tiny, "random", *common])
+    again = capsys.readouterr().err
+    assert "random: the cached deals were played by another version" in again
+    assert "random: 3 deck pairs to play" in again
+    assert tiny + ": 3 deck pairs" not in again
 
 
 def test_a_deciding_match_in_chunks_equals_the_arena_run(tmp_path: Path,
