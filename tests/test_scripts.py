@@ -77,6 +77,20 @@ def test_compare_bots_plays_both_versions_on_common_seeds(tmp_path: Path,
     assert tiny + ": 3 deck pairs" not in again
 
 
+def test_a_fingerprint_tells_versions_apart_and_asks_a_cheater_as_the_arena_does() -> None:
+    from bummerl.bots.cheater import PhaseCheaterBot
+    from bummerl.bots.heuristic import HeuristicBot
+    from bummerl.rules import Rules
+
+    jobs = load("selfplay_jobs")
+    rules = Rules.preset("standard")
+    heuristic = jobs.fingerprint(HeuristicBot, rules)
+    assert heuristic == jobs.fingerprint(HeuristicBot, rules)
+    cheat = jobs.fingerprint(lambda seed: PhaseCheaterBot(seed, base="heuristic", phase="follow"), rules)
+    assert cheat not in (heuristic, jobs.fingerprint(lambda seed: PhaseCheaterBot(seed, base="heuristic",
+                                                                                  phase="all"), rules))
+
+
 def test_a_deciding_match_in_chunks_equals_the_arena_run(tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     from bummerl.arena.runner import ArenaConfig, run_arena
