@@ -6,8 +6,8 @@ refuses. Against it, a bot's results show how much its not seeing the cards cost
 
 :class:`PhaseCheaterBot` cheats in one phase of the deal only (closing, leading or following while the
 talon is open, or the closed game) and plays like another bot elsewhere: how much perfect play in that
-phase alone would be worth to that bot, an upper bound on what any better algorithm for that phase can
-gain.
+phase alone would be worth to that bot, a yardstick for what a better algorithm for that phase could
+gain (not a strict bound: its open-card choice is best if the rest were played open-card too).
 
 >>> from bummerl import Deal, Rules, View
 >>> deal = Deal.random(Rules.preset("standard"), 4)
