@@ -259,12 +259,25 @@ class ExpertBot(PimcBot):
                 totals[b] = totals.get(b, 0.0) + w * table[v + 3]
         return (ended + sum(max(t.values()) for t in groups.values())) / sum(weights)
 
-    def _presumed_reply(self, view: View, seed: int) -> Callable[[Deal], Action]:
-        """The opponent's answer to my lead chosen from ``pv_worlds`` worlds of its own view (it sees its
-        hand, not mine), by its value of each answer; among its equals the one worst for me. Worlds in
-        which it holds the same hand get the same answer (one choice per hand, cached)."""
+    def _blind_answer(self, after: Deal, truth: dict[Action, int], score: tuple[int, int] | None,
+                      opp_table: tuple[float, ...], seed: int) -> Action:
+        """The opponent's answer in ``after`` (my lead played) chosen from ``pv_worlds`` worlds of its own
+        view, drawn with ``seed`` (it sees its hand, not mine), by its value of each answer; among its
+        equals the one best for it in this world (``truth``: its open-card values here), so the worst
+        for me."""
         from bummerl.search.worlds import worlds
 
+        her_view = View.of(after, after.to_move, score)
+        presumed = dict.fromkeys(after.legal_actions(), 0.0)
+        for her_world in worlds(her_view, samples=self.pv_worlds, seed=seed).deals:
+            for r, v in self.values(her_world).items():
+                presumed[r] += opp_table[v + 3]
+        best = max(presumed.values())
+        return max((r for r in presumed if presumed[r] >= best - 1e-9), key=truth.__getitem__)
+
+    def _presumed_reply(self, view: View, seed: int) -> Callable[[Deal], Action]:
+        """The opponent's answer to my lead by :meth:`_blind_answer`, for the lookahead. Worlds in which it
+        holds the same hand get the same answer (one choice per hand, cached)."""
         opp = 1 - view.seat
         opp_table = outcome_values(view.rules, view.score if self.bummerl else None, opp, view.dealer)
         chosen: dict[int, Action] = {}
@@ -272,24 +285,17 @@ class ExpertBot(PimcBot):
         def reply(after: Deal) -> Action:
             key = after.hands[opp]
             if key not in chosen:
-                her_view = View.of(after, opp, view.score)
-                presumed = dict.fromkeys(after.legal_actions(), 0.0)
                 her_seed = Random(f"{seed}/pv/{key}").getrandbits(62)
-                for her_world in worlds(her_view, samples=self.pv_worlds, seed=her_seed).deals:
-                    for r, v in self.values(her_world).items():
-                        presumed[r] += opp_table[v + 3]
-                best = max(presumed.values())
-                truth = self.values(after)  # among its equals, the answer best for it in this world
-                chosen[key] = max((r for r in presumed if presumed[r] >= best - 1e-9), key=truth.__getitem__)
+                chosen[key] = self._blind_answer(after, self.values(after), view.score, opp_table, her_seed)
             return chosen[key]
 
         return reply
 
     def _presumed_lead(self, view: View, deals: Sequence[Deal], weights: Sequence[float], action: Action,
                        table: tuple[float, ...], seed: int) -> float:
-        """My mean value of leading ``action`` when the opponent answers without seeing my cards."""
-        from bummerl.search.worlds import worlds
-
+        """My mean value of leading ``action`` when the opponent answers without seeing my cards
+        (:meth:`_blind_answer`; ``table`` never falls with my game points, so its choice among its
+        equals is the one worst for me)."""
         opp = 1 - view.seat
         opp_table = outcome_values(view.rules, view.score if self.bummerl else None, opp, view.dealer)
         total = 0.0
@@ -298,15 +304,8 @@ class ExpertBot(PimcBot):
             after.apply(action)
             truth = self.values(after)  # the opponent's replies in this world, in its game points
             if len(truth) > 1:
-                her_view = View.of(after, opp, view.score)
                 her_seed = Random(f"{seed}/pv/{i}").getrandbits(62)
-                presumed = dict.fromkeys(truth, 0.0)
-                for her_world in worlds(her_view, samples=self.pv_worlds, seed=her_seed).deals:
-                    for r, v in self.values(her_world).items():
-                        presumed[r] += opp_table[v + 3]
-                best = max(presumed.values())
-                # Among replies the opponent finds equally good, assume the one worst for me.
-                mine = min(table[3 - truth[r]] for r in presumed if presumed[r] >= best - 1e-9)
+                mine = table[3 - truth[self._blind_answer(after, truth, view.score, opp_table, her_seed)]]
             else:
                 mine = min(table[3 - v] for v in truth.values())
             total += w * mine
