@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from math import factorial
 from random import Random
 
@@ -51,8 +51,10 @@ class CheaterBot:
     #: Tells the arena to call :meth:`choose_with_deal` with the true deal.
     sees_deal = True
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None,
+                 values: Callable[[View, Deal], Mapping[Action, float]] | None = None) -> None:
         self._tiebreak = HeuristicBot(seed)
+        self._values = values or _open_card_values
 
     def choose(self, view: View) -> Action:
         """Refused: the cheater needs the true deal (see :meth:`choose_with_deal`)."""
@@ -66,15 +68,20 @@ class CheaterBot:
 
     def best(self, view: View, deal: Deal, among: Sequence[Action],
              values: Mapping[Action, float] | None = None) -> Action:
-        """The open-card best of the legal actions ``among`` in ``deal`` (``values``: the deal's
-        :func:`~bummerl.bots.pimc.action_values`, if known already); ties go to the heuristic."""
+        """The best of the legal actions ``among`` in ``deal`` by the bot's values (the open-card
+        :func:`~bummerl.bots.pimc.action_values` unless others were given; ``values``: those of this
+        deal, if known already), worked out only if there is a choice; ties go to the heuristic."""
         if len(among) == 1:
             return among[0]
         if values is None:
-            values = action_values(deal.copy())
+            values = self._values(view, deal)
         best = max(values[a] for a in among)
         top = [a for a in among if values[a] == best]
         return top[0] if len(top) == 1 else self._tiebreak.choose_among(view, top)
+
+
+def _open_card_values(view: View, deal: Deal) -> Mapping[Action, float]:
+    return action_values(deal.copy())
 
 
 def hand_values(deal: Deal, orders: int, seed: int) -> dict[Action, float]:
@@ -164,7 +171,8 @@ class PhaseCheaterBot:
             raise ValueError(f"orders must be at least 1, got {orders}")
         self._seed = seed
         self._base = make_bot(base, seed)
-        self._cheater = CheaterBot(seed)
+        self._values = self._hand_values if sees == "hand" else _open_card_values
+        self._cheater = CheaterBot(seed, self._values)
         self.phase = phase
         self.when = when
         self.sees = sees
@@ -183,13 +191,11 @@ class PhaseCheaterBot:
             return mine
         phase = phase_of(view)
         legal = view.legal_actions
-        if len(legal) == 1:
-            return mine
         if self.phase == "all" or (self.phase == phase and phase in ("follow", "closed")):
-            return self._cheater.best(view, deal, legal, self._values(view, deal))
+            return self._cheater.best(view, deal, legal)
         others = [a for a in legal if a is not CLOSE]
         if self.phase == "lead" and phase in ("lead", "close"):  # both are the leader's decisions
-            return mine if mine is CLOSE else self._cheater.best(view, deal, others, self._values(view, deal))
+            return mine if mine is CLOSE else self._cheater.best(view, deal, others)
         if self.phase == "close" and phase == "close":
             values = self._values(view, deal)
             if values[CLOSE] >= max(values[a] for a in others):
@@ -197,10 +203,8 @@ class PhaseCheaterBot:
             return self._cheater.best(view, deal, others, values) if mine is CLOSE else mine
         return mine
 
-    def _values(self, view: View, deal: Deal) -> Mapping[Action, float]:
-        if self.sees == "hand":
-            return hand_values(deal, self.orders, decision_seed(self._seed, view))
-        return action_values(deal.copy())
+    def _hand_values(self, view: View, deal: Deal) -> Mapping[Action, float]:
+        return hand_values(deal, self.orders, decision_seed(self._seed, view))
 
 
 def make_cheater(seed: int | None = None) -> CheaterBot:
