@@ -9,8 +9,8 @@ import pytest
 from bummerl.actions import CLOSE
 from bummerl.arena.match import play_deal
 from bummerl.bots import bot_names, make_bot
-from bummerl.bots.cheater import CheaterBot, PhaseCheaterBot, hand_values, phase_of
-from bummerl.bots.pimc import EARLY_CARDS, cards_left, decision_seed
+from bummerl.bots.cheater import CheaterBot, PeekingBot, PhaseCheaterBot, hand_values, phase_of
+from bummerl.bots.pimc import EARLY_CARDS, PimcBot, cards_left, decision_seed
 from bummerl.bots.random_bot import RandomBot
 from bummerl.engine import Deal
 from bummerl.rules import Rules
@@ -178,3 +178,40 @@ def test_a_phase_cheater_that_sees_the_hand_plays_the_best_mean_over_talon_order
         PhaseCheaterBot(1, base="random", sees="talon")
     with pytest.raises(ValueError, match="orders must be at least 1"):
         PhaseCheaterBot(1, base="random", sees="hand", orders=0)
+
+
+def test_a_peeking_bot_told_nothing_plays_like_its_base() -> None:
+    bot, base = PeekingBot(3, base="pimc", cards=0), make_bot("pimc", 3)
+    for _name, deal in all_preset_positions(3, seed=61):
+        view = View.of(deal, deal.to_move)
+        assert bot.choose_with_deal(view, deal) == base.choose(view)
+
+
+def test_a_peeking_bot_is_told_hidden_cards_of_the_true_hand_for_one_decision_only() -> None:
+    bot = PeekingBot(5, base="pimc", cards=2)
+    base = bot._base
+    assert isinstance(base, PimcBot)
+    seen_known: list[int] = []
+    choose = base.choose
+    base.choose = lambda view: (seen_known.append(base.known), choose(view))[1]  # type: ignore[method-assign]
+    checked = 0
+    for _name, deal in all_preset_positions(4, seed=62):
+        view = View.of(deal, deal.to_move)
+        told = bot.told(view, deal)
+        hidden = deal.hands[1 - view.seat] & view.unseen_mask
+        assert told & hidden == told and told.bit_count() == min(2, hidden.bit_count())
+        assert told == bot.told(view, deal)  # the same decision is told the same cards
+        bot.choose_with_deal(view, deal)
+        assert seen_known[-1] == told and base.known == 0
+        checked += told != 0
+    assert checked >= 10
+
+
+def test_a_peeking_bot_refuses_a_view_alone_a_bot_without_worlds_and_negative_cards() -> None:
+    deal = Deal.random(Rules.preset("standard"), 1)
+    with pytest.raises(ValueError, match="only the arena"):
+        PeekingBot(1, base="pimc").choose(View.of(deal, 0))
+    with pytest.raises(ValueError, match="does not sample worlds"):
+        PeekingBot(1, base="heuristic")
+    with pytest.raises(ValueError, match="must not be negative"):
+        PeekingBot(1, base="pimc", cards=-1)

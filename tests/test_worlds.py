@@ -239,3 +239,25 @@ def test_a_puzzle_with_known_cards_places_them_with_the_opponent() -> None:
         assert w.hands[1] & mask_of([Card.parse("QD"), Card.parse("JD")]) == mask_of(
             [Card.parse("QD"), Card.parse("JD")]
         )
+
+
+def test_cards_the_seat_is_told_are_in_the_opponents_hand_in_every_world() -> None:
+    rng = random.Random(12)
+    for i in range(10):
+        view = find_view(lambda v: v.talon_open and v.unseen_mask != 0, seed=200 + i)
+        deal_hand = sample_worlds(view, 1, seed=i)[0].hands[1 - view.seat]  # some hand the view allows
+        hidden = [c for c in cards_in(view.unseen_mask) if deal_hand >> c & 1]
+        told = mask_of(rng.sample(hidden, min(2, len(hidden))))
+        n, k, t = view.unseen_mask.bit_count(), Puzzle.from_view(view).hidden_in_hand, told.bit_count()
+        orders = count_worlds(view) // comb(n, k)  # the talon's orders, the same whatever is told
+        ws = worlds(view, samples=40, seed=i, known=told)
+        assert ws.total == comb(n - t, k - t) * orders
+        for world in ws.deals:
+            assert world.hands[1 - view.seat] & told == told
+            assert_consistent(world, view)
+    assert worlds(TOMPA_1, known=0).total == count_worlds(TOMPA_1)  # nothing told: the same worlds
+
+
+def test_only_unseen_cards_can_be_told() -> None:
+    with pytest.raises(ValueError, match="unseen cards"):
+        worlds(TOMPA_1, known=mask_of([Card.parse("TC")]))  # my own ten of clubs

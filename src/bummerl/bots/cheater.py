@@ -9,6 +9,10 @@ talon is open, or the closed game) and plays like another bot elsewhere: how muc
 phase alone would be worth to that bot, a yardstick for what a better algorithm for that phase could
 gain (not a strict bound: its open-card choice is best if the rest were played open-card too).
 
+:class:`PeekingBot` is a PIMC-family bot (``expert-v1``) told some of the opponent's cards at every
+decision: how its strength grows with what it knows of the opponent's hand, next to how much a fair
+player's reading of the opponent's play can tell it.
+
 >>> from bummerl import Deal, Rules, View
 >>> deal = Deal.random(Rules.preset("standard"), 4)
 >>> for _ in range(14):
@@ -30,7 +34,8 @@ from bummerl.engine import Deal
 from bummerl.view import View
 
 __all__ = [
-    "PHASES", "SEES", "WHEN", "CheaterBot", "PhaseCheaterBot", "hand_values", "make_cheater", "phase_of",
+    "PHASES", "SEES", "WHEN", "CheaterBot", "PeekingBot", "PhaseCheaterBot", "hand_values", "make_cheater",
+    "phase_of",
 ]
 
 #: The phases a :class:`PhaseCheaterBot` can cheat in.
@@ -205,6 +210,62 @@ class PhaseCheaterBot:
 
     def _hand_values(self, view: View, deal: Deal) -> Mapping[Action, float]:
         return hand_values(deal, self.orders, decision_seed(self._seed, view))
+
+
+class PeekingBot:
+    """Plays like ``base`` (a PIMC-family bot) told ``cards`` of the opponent's hand at every decision.
+
+    At each decision ``cards`` of the opponent's cards that its view does not show are drawn at random
+    (seeded by the decision) and every world ``base`` samples places them in the opponent's hand; the
+    next decision draws afresh and remembers nothing (when fewer are hidden, it is told all of them).
+    Otherwise it is ``base``: its inference, lookahead and play for the Bummerl. A yardstick, like the
+    cheater: only the arena can seat it.
+
+    >>> from bummerl import Deal, Rules, View
+    >>> deal = Deal.random(Rules.preset("standard"), 4)
+    >>> bot = PeekingBot(1, base="pimc", cards=2)
+    >>> bot.name
+    'pimc+peek:2'
+    >>> bot.choose_with_deal(View.of(deal, deal.to_move), deal) in deal.legal_actions()
+    True
+    """
+
+    sees_deal = True
+
+    def __init__(self, seed: int | None = None, base: str = "expert-v1", cards: int = 1) -> None:
+        from bummerl.bots.pimc import PimcBot
+        from bummerl.bots.registry import make_bot
+
+        bot = make_bot(base, seed)
+        if not isinstance(bot, PimcBot):
+            raise ValueError(f"{base!r} does not sample worlds, so it cannot be told cards")
+        if cards < 0:
+            raise ValueError(f"cards must not be negative, got {cards}")
+        self._base = bot
+        self.cards = cards
+        self.name = f"{base}+peek:{cards}"
+
+    def choose(self, view: View) -> Action:
+        """Refused, as the cheater's (see :meth:`choose_with_deal`)."""
+        raise ValueError("the peeking bot is told the opponent's cards: only the arena can seat it "
+                         "(choose_with_deal)")
+
+    def choose_with_deal(self, view: View, deal: Deal) -> Action:
+        """``base``'s action with ``cards`` of the opponent's hidden cards made known to it."""
+        self._base.known = self.told(view, deal)
+        try:
+            return self._base.choose(view)
+        finally:
+            self._base.known = 0
+
+    def told(self, view: View, deal: Deal) -> int:
+        """The cards (a mask) it is told at this decision: ``cards`` of the opponent's hidden ones."""
+        from bummerl.puzzle import Puzzle
+
+        unseen = Puzzle.from_view(view).unseen
+        hidden = [c for c in deal.hand(1 - view.seat) if unseen >> int(c) & 1]
+        rng = Random(decision_seed(self._base.seed, view) ^ 0x5EE)  # not the base's own stream
+        return sum(1 << int(c) for c in rng.sample(hidden, min(self.cards, len(hidden))))
 
 
 def make_cheater(seed: int | None = None) -> CheaterBot:

@@ -136,6 +136,9 @@ class PimcBot:
         self.read_leads = read_leads
         self.name = name
         self.values = values
+        #: Unseen cards this bot has been told are in the opponent's hand (a card mask): 0 for every fair
+        #: bot; a yardstick sets it for one decision (:class:`~bummerl.bots.cheater.PeekingBot`).
+        self.known = 0
         self._tiebreak = HeuristicBot(self.seed)
 
     def choose(self, view: View) -> Action:
@@ -180,13 +183,13 @@ class PimcBot:
         n = self.budget(view) if n is None else n
         seed = decision_seed(self.seed, view)
         if not self.infer:
-            ws = worlds(view, samples=n, seed=seed)
+            ws = worlds(view, samples=n, seed=seed, known=self.known)
             return list(ws.deals), list(ws.weights)
         from bummerl.bots.inference import lead_likelihood, world_weight
 
-        ws = worlds(view, samples=3 * n, seed=seed, weight=world_weight(view))
+        ws = worlds(view, samples=3 * n, seed=seed, weight=world_weight(view), known=self.known)
         if not ws.deals:  # nothing left: the opponent played against the model; forget the inference
-            ws = worlds(view, samples=n, seed=seed)
+            ws = worlds(view, samples=n, seed=seed, known=self.known)
         pairs = list(zip(ws.deals, ws.weights, strict=True))
         if len(pairs) > n:
             Random(seed).shuffle(pairs)

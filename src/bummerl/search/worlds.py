@@ -33,6 +33,7 @@ enumerated exactly; beyond it they are sampled uniformly without replacement, fr
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
@@ -110,8 +111,13 @@ def _last_trump(view: View) -> int | None:
     return None if card is None else int(card)
 
 
-def _frame(source: Source) -> _Frame:
+def _frame(source: Source, known: int = 0) -> _Frame:
     puzzle = Puzzle.from_view(source) if isinstance(source, View) else source
+    if known:
+        if known & ~puzzle.unseen:
+            raise ValueError("known cards must be unseen cards of the source")
+        puzzle = dataclasses.replace(puzzle, unseen=puzzle.unseen & ~known,
+                                     opponent_has=puzzle.opponent_has | known)
     cards = tuple(int(c) for c in cards_in(puzzle.unseen))
     orders = factorial(puzzle.facedown) if puzzle.talon == "open" else 1
     if isinstance(source, View):
@@ -245,18 +251,24 @@ def worlds(
     *,
     weight: Weight | None = None,
     exact_limit: int = EXACT_LIMIT,
+    known: int = 0,
 ) -> Worlds:
     """The worlds to reason over: every world when there are at most ``samples`` of them (at most
     ``exact_limit`` when ``samples`` is None), else ``samples`` (default :data:`DEFAULT_SAMPLES`)
     distinct worlds drawn uniformly with ``seed``. ``weight`` may weight each world (0 drops it).
+    ``known`` (a card mask) names unseen cards the seat has been told are in the opponent's hand: every
+    world places them there (for yardsticks that peek, :class:`~bummerl.bots.cheater.PeekingBot`).
 
     >>> from bummerl.puzzle import Puzzle
     >>> p = Puzzle.parse("tompa CTK.DAK.HQ/?CQJ.DTQJ.HT.SJA 3 QS 0 15/27 1/2")
     >>> ws = worlds(p, samples=50, seed=1)
     >>> ws.exact, len(ws.deals), ws.total
     (False, 50, 336)
+    >>> from bummerl.cards import Card
+    >>> worlds(p, samples=50, seed=1, known=1 << int(Card.parse("AS"))).total  # AS placed: C(7, 4) * 3!
+    210
     """
-    f = _frame(source)
+    f = _frame(source, known)
     total = f.total
     limit = exact_limit if samples is None else samples
     if total <= limit:
