@@ -215,3 +215,22 @@ def test_a_peeking_bot_refuses_a_view_alone_a_bot_without_worlds_and_negative_ca
         PeekingBot(1, base="heuristic")
     with pytest.raises(ValueError, match="must not be negative"):
         PeekingBot(1, base="pimc", cards=-1)
+
+
+def test_a_peeking_bot_can_be_told_the_opponents_highest_cards_trumps_first() -> None:
+    bot = PeekingBot(5, base="pimc", cards=1, pick="high")
+    assert bot.name == "pimc+peek:1:high"
+    checked = 0
+    for _name, deal in all_preset_positions(4, seed=63):
+        view = View.of(deal, deal.to_move)
+        hidden = [c for c in deal.hand(1 - view.seat) if view.unseen_mask >> int(c) & 1]
+        if not hidden:
+            continue
+        (told,) = [c for c in hidden if bot.told(view, deal) >> int(c) & 1]
+        trumps = [c for c in hidden if c.suit == view.trump_suit]
+        assert told.suit == view.trump_suit if trumps else True
+        assert told.points == max(c.points for c in (trumps or hidden))
+        checked += 1
+    assert checked >= 10
+    with pytest.raises(ValueError, match="unknown pick"):
+        PeekingBot(1, base="pimc", pick="low")

@@ -34,8 +34,8 @@ from bummerl.engine import Deal
 from bummerl.view import View
 
 __all__ = [
-    "PHASES", "SEES", "WHEN", "CheaterBot", "PeekingBot", "PhaseCheaterBot", "hand_values", "make_cheater",
-    "phase_of",
+    "PHASES", "PICKS", "SEES", "WHEN", "CheaterBot", "PeekingBot", "PhaseCheaterBot", "hand_values",
+    "make_cheater", "phase_of",
 ]
 
 #: The phases a :class:`PhaseCheaterBot` can cheat in.
@@ -47,6 +47,9 @@ WHEN = ("any", "early", "late")
 #: What a :class:`PhaseCheaterBot` sees in its phase: the whole deal, or the opponent's hand (and so
 #: which cards lie in the talon) but not the talon's order.
 SEES = ("deal", "hand")
+#: Which of the opponent's hidden cards a :class:`PeekingBot` is told: drawn at random, or its highest
+#: (its trumps first, then by card points, the higher rank first among equals).
+PICKS = ("random", "high")
 
 
 class CheaterBot:
@@ -216,8 +219,9 @@ class PeekingBot:
     """Plays like ``base`` (a PIMC-family bot) told ``cards`` of the opponent's hand at every decision.
 
     At each decision ``cards`` of the opponent's cards that its view does not show are drawn at random
-    (seeded by the decision) and every world ``base`` samples places them in the opponent's hand; the
-    next decision draws afresh and remembers nothing (when fewer are hidden, it is told all of them).
+    (seeded by the decision; ``pick="high"``: its highest ones, :data:`PICKS`) and every world ``base``
+    samples places them in the opponent's hand; the next decision draws afresh and remembers nothing
+    (when fewer are hidden, it is told all of them).
     Otherwise it is ``base``: its inference, lookahead and play for the Bummerl. A yardstick, like the
     cheater: only the arena can seat it.
 
@@ -232,7 +236,8 @@ class PeekingBot:
 
     sees_deal = True
 
-    def __init__(self, seed: int | None = None, base: str = "expert-v1", cards: int = 1) -> None:
+    def __init__(self, seed: int | None = None, base: str = "expert-v1", cards: int = 1,
+                 pick: str = "random") -> None:
         from bummerl.bots.pimc import PimcBot
         from bummerl.bots.registry import make_bot
 
@@ -241,9 +246,12 @@ class PeekingBot:
             raise ValueError(f"{base!r} does not sample worlds, so it cannot be told cards")
         if cards < 0:
             raise ValueError(f"cards must not be negative, got {cards}")
+        if pick not in PICKS:
+            raise ValueError(f"unknown pick {pick!r} (one of: {', '.join(PICKS)})")
         self._base = bot
         self.cards = cards
-        self.name = f"{base}+peek:{cards}"
+        self.pick = pick
+        self.name = f"{base}+peek:{cards}" + ("" if pick == "random" else f":{pick}")
 
     def choose(self, view: View) -> Action:
         """Refused, as the cheater's (see :meth:`choose_with_deal`)."""
@@ -264,8 +272,13 @@ class PeekingBot:
 
         unseen = Puzzle.from_view(view).unseen
         hidden = [c for c in deal.hand(1 - view.seat) if unseen >> int(c) & 1]
-        rng = Random(decision_seed(self._base.seed, view) ^ 0x5EE)  # not the base's own stream
-        return sum(1 << int(c) for c in rng.sample(hidden, min(self.cards, len(hidden))))
+        n = min(self.cards, len(hidden))
+        if self.pick == "high":
+            high = sorted(hidden, key=lambda c: (c.suit == view.trump_suit, c.points, c.rank), reverse=True)
+            told = high[:n]
+        else:  # a stream of its own, not the base's
+            told = Random(decision_seed(self._base.seed, view) ^ 0x5EE).sample(hidden, n)
+        return sum(1 << int(c) for c in told)
 
 
 def make_cheater(seed: int | None = None) -> CheaterBot:
