@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
+from random import Random
 
 import pytest
 
+from bummerl import Deal, Rules, View
+from bummerl.bots import make_bot
 from helpers.scripts import load
 
 
@@ -130,3 +134,36 @@ def test_edge_to_bummerls_equals_the_binomial_race_and_rises_with_the_edge() -> 
     shares = [script.bummerl_share(script.tilted(odds, e)) for e in (0.0, 0.05, 0.1, 0.2)]
     assert abs(shares[0] - 0.5) < 1e-9 and shares == sorted(shares) and shares[-1] > 0.55
     assert abs(script.bummerl_share(script.tilted(odds, script.edge_for(odds, 0.58))) - 0.58) < 1e-6
+
+
+def test_peek_information_scores_known_cards_in_the_belief_checks_units(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    script = load("peek_information")
+    h = 5 / 14
+    entropy = -(h * math.log(h) + (1 - h) * math.log(1 - h))
+    assert abs(script.per_card_loss(14, 5, 0) - entropy) < 1e-12  # nothing told: the binary entropy
+    assert abs(script.per_card_loss(14, 5, 5) - script.loss(1.0, True)) < 1e-12  # all told: only the clip
+    losses = [script.per_card_loss(14, 5, k) for k in range(6)]
+    assert losses == sorted(losses, reverse=True)
+    script.main(["--deals", "2", "--bot", "random", "--cards", "0", "1"])
+    out = capsys.readouterr().out
+    assert "0 cards told" in out and "1 cards told" in out
+
+
+def test_last_lead_regret_values_every_card_lead_against_the_real_and_the_omniscient_answer() -> None:
+    script = load("last_lead_regret")
+    rng = Random(3)
+    checked = 0
+    while checked < 5:
+        deal = Deal.random(Rules.preset("standard"), rng.randrange(10**6))
+        while deal.outcome is None and not (deal.talon_open and deal.talon_size == 2
+                                            and deal.lead_card is None):
+            deal.apply(rng.choice([a for a in deal.legal_actions() if a.kind in ("play", "exchange")]))
+        if deal.outcome is not None:
+            continue
+        view = View.of(deal, deal.to_move)
+        values = script.last_lead(view, make_bot("random", 1))
+        assert set(values) == {a for a in view.legal_actions if a.kind == "play"}
+        # No answer is better for the opponent than its open-card best, and the rest is solved exactly.
+        assert all(real >= omniscient - 1e-9 for real, omniscient in values.values())
+        checked += 1
