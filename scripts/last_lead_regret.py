@@ -14,9 +14,10 @@ against ``expert-v1``'s real answer in each world (mean game points over my worl
 the inference is left out). Printed, per decision and per deal: how much the lead that is best against
 those answers gains over the lead ``expert-v1`` played, and how often the two differ. It bounds what any
 repair of the omniscient-opponent assumption can gain at this decision against ``expert-v1`` (it is told
-how ``expert-v1`` answers, which a fair player can only model).
+how ``expert-v1`` answers, which a fair player can only model). ``--answerer BOT`` values the same
+decisions against another bot's answers instead (a weaker one errs more often).
 
-    python scripts/last_lead_regret.py --deals 600 --workers 2 --seed 26000
+    python scripts/last_lead_regret.py --deals 600 --workers 2 --seed 26000 [--answerer hard]
 """
 
 from __future__ import annotations
@@ -71,8 +72,10 @@ def last_lead(view: View, answerer: Bot) -> dict[Action, tuple[float, float]]:
     return {a: (real[a] / n, omniscient[a] / n) for a in leads}
 
 
-def play(seed: int) -> tuple[list[Row], int]:
-    """One self-play deal: the rows of its last card leads, and how many such leads were no card."""
+def play(job: tuple[int, str]) -> tuple[list[Row], int]:
+    """One self-play deal: the rows of its last card leads (valued against ``answerer``'s answers), and
+    how many such leads were no card."""
+    seed, answerer = job
     deal = Deal.random(Rules.preset("standard"), seed)
     bots = [make_bot(BOT, 2 * seed), make_bot(BOT, 2 * seed + 1)]
     rows: list[Row] = []
@@ -86,7 +89,7 @@ def play(seed: int) -> tuple[list[Row], int]:
             if choice.kind != "play":
                 other += 1
             else:
-                values = last_lead(view, make_bot(BOT, 2 * seed + 1 - seat))
+                values = last_lead(view, make_bot(answerer, 2 * seed + 1 - seat))
                 best = max(v[0] for v in values.values())
                 omni = max(v[1] for v in values.values())
                 rows.append((values[choice][0], best, values[choice][1] >= omni - 1e-9))
@@ -99,10 +102,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=600)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=26000)
+    parser.add_argument("--answerer", default=BOT, help="the bot whose answers the leads are valued against")
     args = parser.parse_args(argv)
     rows: list[Row] = []
     other = 0
-    for r, o in run_jobs(play, range(args.seed, args.seed + args.deals), args.workers, chunksize=2, every=20):
+    jobs = [(seed, args.answerer) for seed in range(args.seed, args.seed + args.deals)]
+    for r, o in run_jobs(play, jobs, args.workers, chunksize=2, every=20):
         rows.extend(r)
         other += o
     gains = [best - played for played, best, _ in rows]
@@ -111,7 +116,7 @@ def main(argv: list[str] | None = None) -> None:
           f"({other} more such decisions closed, married or exchanged)")
     print(f"  the lead played is the omniscient-opponent best in {sum(r[2] for r in rows)}/{len(rows)}")
     differ = sum(g > 1e-9 for g in gains)
-    print(f"  the best lead against {BOT}'s real answers differs in {differ}/{len(rows)}")
+    print(f"  the best lead against {args.answerer}'s real answers differs in {differ}/{len(rows)}")
     print(f"  its gain over the lead played: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}] game points per decision, "
           f"{sum(gains) / args.deals:+.4f} per deal")
 
