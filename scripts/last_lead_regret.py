@@ -60,14 +60,12 @@ def last_lead(view: View, answerer: Bot) -> dict[Action, tuple[float, float]]:
         for a in leads:
             after = world.copy()
             after.apply(a)
-            if after.outcome is not None:
-                real[a] += value_for(after, me)
-                omniscient[a] += value_for(after, me)
-                continue
-            answer = answerer.choose(View.of(after, after.to_move))
-            omniscient[a] += value_for(after, me)
-            after.apply(answer)
-            real[a] += value_for(after, me)
+            value = value_for(after, me)  # the opponent answers with its open-card best (or it is over)
+            omniscient[a] += value
+            if after.outcome is None:
+                after.apply(answerer.choose(View.of(after, after.to_move)))
+                value = value_for(after, me)
+            real[a] += value
     n = len(worlds)
     return {a: (real[a] / n, omniscient[a] / n) for a in leads}
 

@@ -268,9 +268,7 @@ class PeekingBot:
 
     def told(self, view: View, deal: Deal) -> int:
         """The cards (a mask) it is told at this decision: ``cards`` of the opponent's hidden ones."""
-        from bummerl.puzzle import Puzzle
-
-        unseen = Puzzle.from_view(view).unseen
+        unseen = view.unseen_mask
         hidden = [c for c in deal.hand(1 - view.seat) if unseen >> int(c) & 1]
         n = min(self.cards, len(hidden))
         if self.pick == "high":
