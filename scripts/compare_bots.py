@@ -105,15 +105,17 @@ def results(spec: str, args: argparse.Namespace, cache: dict[str, Any]) -> list[
     """Every deck pair's results for ``spec``, from the cache where it has them."""
     key = f"{spec}|{args.opponent}|{args.rules}|{args.seed}"
     known = cache.setdefault(key, {})
-    prints = cache.setdefault(FINGERPRINTS, {})
-    now = fingerprint(lambda seed: make(spec, seed), Rules.preset(args.rules))
-    if known and prints.get(key, now) != now:
-        print(f"{spec}: the cached deals were played by another version (fingerprint {prints[key]}, now "
-              f"{now}): playing them again", file=sys.stderr)
-        known.clear()
-    elif known and key not in prints:
-        print(f"{spec}: cached deals from before fingerprints were kept: used as they are", file=sys.stderr)
-    prints[key] = now
+    if args.cache:  # only a kept cache can hold another version's deals
+        prints = cache.setdefault(FINGERPRINTS, {})
+        now = fingerprint(lambda seed: make(spec, seed), Rules.preset(args.rules))
+        if known and prints.get(key, now) != now:
+            print(f"{spec}: the cached deals were played by another version (fingerprint {prints[key]}, now "
+                  f"{now}): playing them again", file=sys.stderr)
+            known.clear()
+        elif known and key not in prints:
+            print(f"{spec}: cached deals from before fingerprints were kept: used as they are",
+                  file=sys.stderr)
+        prints[key] = now
     todo = [Job(spec, args.opponent, args.rules, args.seed, j)
             for j in range(args.pairs) if str(j) not in known]
     if todo:
