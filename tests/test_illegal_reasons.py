@@ -1,8 +1,8 @@
 """Reasons are values (issue 12 §4): ``Outcome.reason`` is a ``Reason`` StrEnum with one table of words,
 and ``Deal.illegal_reason`` says why an action is illegal as an ``Illegal`` value that front ends word.
 
-The engine's messages must stay byte-identical: :func:`old_why_illegal` is the message code as it was
-before the values (a frozen copy, the oracle), compared on every action of random games of every preset.
+:func:`old_why_illegal` is the engine's message code as it was before the values (a frozen copy, the
+oracle): the messages stay byte-identical to it except where it gave no reason or the wrong one.
 """
 
 from __future__ import annotations
@@ -74,8 +74,17 @@ def random_positions(preset: str, games: int, seed: int = 11) -> list[Deal]:
     return out
 
 
+#: The reasons the engine's message gives in other words than before the values: those the old message
+#: left without a reason (an exchange, close or marriage while leading), and two it worded wrongly (a
+#: marriage's queen under ``marriage_leads_king``; closing under rules without it, while following).
+REWORDED = {
+    Illegal.MARRIAGE_DECLARED, Illegal.TALON_CLOSED, Illegal.TALON_EXHAUSTED, Illegal.TALON_TOO_SMALL,
+    Illegal.NO_TRUMP_LOW, Illegal.NO_TRICK_YET, Illegal.NO_MARRIAGE, Illegal.CLOSING_NOT_ALLOWED,
+}
+
+
 @pytest.mark.parametrize("preset", list(PRESETS))
-def test_the_engine_messages_are_unchanged_and_the_value_is_none_exactly_when_legal(preset: str) -> None:
+def test_every_engine_message_gives_a_reason_and_the_value_is_none_exactly_when_legal(preset: str) -> None:
     for deal in random_positions(preset, 25):
         for action in ACTIONS:
             why = deal.illegal_reason(action)
@@ -84,7 +93,39 @@ def test_the_engine_messages_are_unchanged_and_the_value_is_none_exactly_when_le
                 continue
             with pytest.raises(IllegalActionError) as info:
                 deal.copy().apply(action)
-            assert str(info.value) == old_why_illegal(deal, action)
+            message = str(info.value)
+            leads_king = why is Illegal.MUST_LEAD_MARRIAGE and deal.rules.marriage_leads_king
+            if why in REWORDED or leads_king or (why is Illegal.ALL_PLAYED and action.kind != "play"):
+                head = f"{action} is not legal: "
+                tail = f" (legal: {', '.join(sorted(str(a) for a in deal.legal_actions()))})"
+                assert message.startswith(head) and message.endswith(tail)
+                reason = message[len(head):-len(tail)]
+                assert reason and "must follow" not in reason, message
+            else:
+                assert message == old_why_illegal(deal, action)
+
+
+@pytest.mark.parametrize(("rules", "actions", "message"), [
+    ("standard", ["close", "close"], "close is not legal: the talon is closed"),
+    ("standard", ["exchange"], "exchange is not legal: player 0 does not hold the trump jack"),
+    ("standard", ["marry H"], "marry H is not legal: player 0 does not hold KH and QH"),
+    ("standard", ["marry C"], "marry C is not legal: player 0 has won no trick yet, which these rules"),
+    ("vu", ["close"], "close is not legal: these rules do not allow closing"),
+    ("vu", ["play AC", "close"], "close is not legal: these rules do not allow closing"),
+    ("soft", ["marry C", "close"], "close is not legal: a marriage was declared in this lead"),
+    ("soft", ["marry C", "play AC"], "play AC is not legal: after a marriage its king or queen must be led"),
+    ("soft+king", ["marry C", "play QC"], "play QC is not legal: after a marriage its king must be led"),
+])
+def test_the_engine_names_the_reason_of_every_refusal(rules: str, actions: list[str], message: str) -> None:
+    # Player 0 leads (dealer 1) and holds AC AD KC QC QD; trump spades (TS face up).
+    preset, _, king = rules.partition("+")
+    deal = Deal.from_deck(Rules.preset(preset).replace(marriage_leads_king=bool(king)) if king else
+                          Rules.preset(preset),
+                          "AC AD QD JD AH KS TS QC KC JS JH TC KH KD TH JC QS QH TD AS", dealer=1)
+    for text in actions[:-1]:
+        deal.apply(Action.parse(text))
+    with pytest.raises(IllegalActionError, match="^" + message):
+        deal.apply(Action.parse(actions[-1]))
 
 
 def test_every_reason_occurs_in_random_play_and_each_fits_the_position() -> None:
@@ -208,3 +249,14 @@ def test_the_table_words_a_marriage_of_a_suit_without_its_pair_as_such() -> None
     )
     no_pair = "you hold no king and queen of the same suit to declare"
     assert table.explain_illegal(0, Action.parse("marry S")) == no_pair
+
+
+@pytest.mark.parametrize(("leads_king", "words"), [(False, "K♣ or Q♣"), (True, "K♣")])
+def test_the_table_names_the_cards_a_marriage_lets_you_lead(leads_king: bool, words: str) -> None:
+    deck = "AC AD QD JD AH KS TS QC KC JS JH TC KH KD TH JC QS QH TD AS"  # you: AC AD KC QC QD, spades trump
+    rules = Rules.preset("soft").replace(marriage_leads_king=leads_king)
+    table = Table(rules, (Seat("You"), Seat("Computer", FirstLegal())), seed=1, first_dealer=1,
+                  decks=[[Card.parse(c) for c in deck.split()]])
+    table.game.apply(Action.parse("marry C"))
+    said = table.explain_illegal(0, Action.parse("play AC"))
+    assert said == f"after declaring a marriage you must lead {words}"

@@ -119,6 +119,23 @@ class Illegal(StrEnum):
     PASS_NOT_NOW = "pass_not_now"
 
 
+#: The engine's words for the reasons that name no card or player (:meth:`Deal._illegal_words` words the
+#: others); front ends word every reason themselves, for their player (``table.Table.explain_illegal``).
+_ILLEGAL_WORDS: dict[Illegal, str] = {
+    Illegal.NOT_YOUR_TURN: "another player is to move",
+    Illegal.ALL_PLAYED: "every card is played: the last trick's winner may only claim or pass",
+    Illegal.MARRIAGE_DECLARED: "a marriage was declared in this lead: its card must be led now",
+    Illegal.TALON_CLOSED: "the talon is closed",
+    Illegal.TALON_EXHAUSTED: "the talon is used up",
+    Illegal.CLOSING_NOT_ALLOWED: "these rules do not allow closing",
+    Illegal.AUTO_CLAIM: "claims are automatic under these rules",
+    Illegal.CLAIM_NOT_NOW: (
+        "only the winner of the previous trick may claim, as the first action of the turn or after a marriage"
+    ),
+    Illegal.PASS_NOT_NOW: "pass is only legal after the last trick",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a deal ended: the winner (None for a Sixty-Six draw), game points and the reason, a
@@ -936,29 +953,35 @@ class Deal:
         why = self.illegal_reason(action)
         if why is Illegal.DEAL_OVER:
             return f"{action} is not legal: the deal is over"
-        who = f"player {self.to_move}"
-        lead = CARDS[self.lead] if self.lead >= 0 else None
-        if why is Illegal.NOT_IN_HAND or (why is Illegal.ALL_PLAYED and action.kind == "play"):
-            reason = f"{who} does not hold {action.card}"
-        elif why is Illegal.MUST_LEAD_MARRIAGE:
-            reason = "after a marriage its king or queen must be led"
-        elif why in (Illegal.MUST_FOLLOW_SUIT, Illegal.MUST_HEAD, Illegal.MUST_TRUMP):
-            reason = f"the talon is closed or exhausted: {who} must follow the lead {lead} as 3.2 says"
-        elif why is Illegal.AUTO_CLAIM:
-            reason = "claims are automatic under these rules"
-        elif why is Illegal.CLAIM_NOT_NOW:
-            reason = (
-                "only the winner of the previous trick may claim, as the first action of the turn "
-                "or after a marriage"
-            )
-        elif why is Illegal.PASS_NOT_NOW:
-            reason = "pass is only legal after the last trick"
-        elif lead is not None:  # NOT_LEADING, or closing under rules without it while following
-            reason = f"{who} must follow the lead {lead}"
-        else:
-            reason = ""
         legal = ", ".join(sorted(str(a) for a in self.legal_actions()))
-        return f"{action} is not legal{': ' + reason if reason else ''} (legal: {legal})"
+        return f"{action} is not legal: {self._illegal_words(action, why)} (legal: {legal})"
+
+    def _illegal_words(self, action: Action, why: Illegal | None) -> str:
+        """The engine's words for ``why`` (third person: the message names the player)."""
+        who = f"player {self.to_move}"
+        kind = action.kind
+        if why is Illegal.NOT_IN_HAND or (why is Illegal.ALL_PLAYED and kind == "play"):
+            return f"{who} does not hold {action.card}"
+        if why is Illegal.MUST_LEAD_MARRIAGE:
+            due = "king" if self.rules.marriage_leads_king else "king or queen"
+            return f"after a marriage its {due} must be led"
+        if why in (Illegal.MUST_FOLLOW_SUIT, Illegal.MUST_HEAD, Illegal.MUST_TRUMP, Illegal.NOT_LEADING):
+            rule = "" if why is Illegal.NOT_LEADING else " as 3.2 says"
+            state = "" if why is Illegal.NOT_LEADING else "the talon is closed or exhausted: "
+            return f"{state}{who} must follow the lead {CARDS[self.lead]}{rule}"
+        if why is Illegal.TALON_TOO_SMALL:
+            return f"only two cards are left in the talon, too few to {kind}"
+        if why is Illegal.NO_TRUMP_LOW:
+            low = "nine" if self._sixty_six else "jack"
+            return f"{who} does not hold the trump {low}"
+        if why is Illegal.NO_TRICK_YET:
+            return f"{who} has won no trick yet, which these rules require first"
+        if why is Illegal.NO_MARRIAGE:
+            suit = action.code - MARRY_CODE
+            return f"{who} does not hold {CARDS[suit * 6 + KING]} and {CARDS[suit * 6 + QUEEN]}"
+        if why in (Illegal.TALON_CLOSED, Illegal.TALON_EXHAUSTED) and kind == "marry":
+            return "in Sixty-Six marriages are declared only while the talon is open"
+        return _ILLEGAL_WORDS[why] if why is not None else "it is legal"
 
     def __repr__(self) -> str:
         deck = " ".join(str(c) for c in self.deck)

@@ -121,7 +121,7 @@ _ILLEGAL_WORDS: dict[Illegal, str | dict[str, str]] = {
     Illegal.MARRIAGE_DECLARED: {
         "exchange": "you cannot exchange now",
         "close": "you cannot close now",
-        "marry": "you already declared a marriage in this lead: now lead its king or queen",
+        "marry": "you already declared a marriage in this lead: now lead its card",
     },
     Illegal.TALON_CLOSED: {
         "exchange": "you can exchange only while the talon is open",
@@ -387,7 +387,7 @@ class Table:
             return f"you do not hold {self.card(action.card or 0)}"
         if why is Illegal.MUST_LEAD_MARRIAGE:
             pair = self._marriage_cards(view)
-            return f"after declaring a marriage you must lead its king or queen ({pair})"
+            return f"after declaring a marriage you must lead {pair}"
         if why in (Illegal.MUST_FOLLOW_SUIT, Illegal.MUST_HEAD, Illegal.MUST_TRUMP):
             plays = ", ".join(self.card(a.card) for a in view.legal_actions if a.card is not None)
             state = "closed" if view.closed_by >= 0 else "used up"
