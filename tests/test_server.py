@@ -311,3 +311,45 @@ def test_serve_refuses_a_bad_or_busy_port(tmp_path: Path, monkeypatch: pytest.Mo
         result = runner.invoke(app, ["serve", "--port", str(port)])
     assert result.exit_code == 2 and f"cannot serve on 127.0.0.1:{port}" in result.output
     assert "Traceback" not in result.output
+
+
+def test_ctrl_c_stops_serve_without_a_traceback_from_its_thinking_workers(tmp_path: Path) -> None:
+    """A terminal's Ctrl-C reaches the whole process group: the workers printed a KeyboardInterrupt
+    traceback each (session 11's audit); they now leave stopping to the server."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    serve = subprocess.Popen(
+        [sys.executable, "-c", "from bummerl.cli import main; main()", "serve", "--port", str(port),
+         "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env={**os.environ, "BUMMERL_HOME": str(tmp_path)})
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # up, and its workers warmed up (the first decision waits for them)
+            try:
+                made = urllib.request.urlopen(urllib.request.Request(
+                    f"http://127.0.0.1:{port}/api/games", data=b'{"level": "easy", "dealer": 0}',
+                    headers={"Content-Type": "application/json"}), timeout=5)
+                break
+            except OSError:
+                assert time.monotonic() < deadline and serve.poll() is None, "the server did not start"
+                time.sleep(0.2)
+        assert made.status == 201
+        time.sleep(2)
+        os.killpg(serve.pid, signal.SIGINT)
+        out, err = serve.communicate(timeout=60)
+    finally:
+        if serve.poll() is None:
+            os.killpg(serve.pid, signal.SIGKILL)
+            serve.wait()
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "serving the web game" in out

@@ -427,13 +427,15 @@ class GameStore:
             db.close()
             if "unable to open" in str(err):
                 raise _unwritable(home, err) from None
-            raise store._damaged_db(err) from None
+            raise store.store_error(err) from None
         except BaseException:
             db.close()
             raise
         return store
 
-    def _damaged_db(self, err: sqlite3.Error) -> StoreError:
+    def store_error(self, err: sqlite3.Error) -> StoreError:
+        """The one-line :class:`StoreError` for an SQLite error on this database: busy, not writable, or
+        damaged."""
         text = str(err)
         if isinstance(err, sqlite3.OperationalError) and "locked" in text:
             return StoreError(f"the game database {self.path} is busy (another bummerl holds it too long)")
@@ -509,7 +511,7 @@ class GameStore:
             try:
                 yield self._db
             except sqlite3.Error as err:
-                raise self._damaged_db(err) from None
+                raise self.store_error(err) from None
 
     # ------------------------------------------------------------------ writing games
 
@@ -684,7 +686,7 @@ class GameStore:
             except sqlite3.Error as err:
                 if _unreadable(err):
                     raise GameDamaged(game_id, f"its rows cannot be read ({err})") from None
-                raise self._damaged_db(err) from None
+                raise self.store_error(err) from None
             finally:
                 if snapshot and db.in_transaction:
                     with contextlib.suppress(sqlite3.Error):

@@ -60,7 +60,8 @@ def serve(
     from bummerl.server import create_app
     from bummerl.server.limits import Limits
     from bummerl.server.thinker import DEFAULT_WORKERS
-    from bummerl.store import GameStore, StoreError
+    from bummerl.server.web_store import WebStore
+    from bummerl.store import StoreError
 
     if not 0 < port < 65536:
         fail(f"--port must be from 1 to 65535, not {port}")
@@ -74,9 +75,9 @@ def serve(
     limits = Limits.lifted() if no_limits else Limits(
         posts_per_minute=posts_per_minute, games_per_player=games_per_player,
         open_invitations=open_invitations, messages_per_second=messages_per_second)
-    try:  # refuse in one line what would fail at start-up: a busy port, a store that cannot be opened
+    try:  # refuse in one line what would fail at start-up: a busy port, a store it cannot open or write
         _check_port(host, port)
-        GameStore.open().close()
+        WebStore().close()
     except OSError as err:
         fail(f"cannot serve on {host}:{port}: {err.strerror or err}")
     except StoreError as err:

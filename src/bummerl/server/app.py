@@ -42,7 +42,15 @@ from bummerl.server.history import KEY_HEADER, history_routes
 from bummerl.server.limits import Limits, PostRateLimit, SocketLimit
 from bummerl.server.online import Online, online_routes
 from bummerl.server.presence import AWAY_AFTER, Clock
-from bummerl.server.protocol import ProtocolError, encode, error_message, parse_message, read_body
+from bummerl.server.protocol import (
+    REFUSED,
+    ProtocolError,
+    encode,
+    error_message,
+    parse_message,
+    read_body,
+    refuse_unavailable,
+)
 from bummerl.server.thinker import DEFAULT_WORKERS, Thinker
 from bummerl.server.web_store import WebStore
 from bummerl.store import GameNotFound, StoreError
@@ -53,10 +61,6 @@ __all__ = ["MAX_QUEUE", "STATIC", "create_app"]
 STATIC = Path(__file__).parent / "static"
 #: Messages queued for one client before it counts as gone.
 MAX_QUEUE = 500
-#: Close code for a WebSocket refused before it opened (wrong game or token): the client gets nothing.
-REFUSED = 4403
-#: Close code after an ``error`` saying why a right token's game cannot be played now (busy, damaged).
-UNAVAILABLE = 4409
 
 
 def _is_loopback(request: Request | WebSocket) -> bool:
@@ -205,9 +209,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
             await ws.close(code=REFUSED)
             return
         except StoreError as err:  # the right token, but the game is busy elsewhere or damaged
-            await ws.accept()
-            await ws.send_json(error_message(str(err)))
-            await ws.close(code=UNAVAILABLE)
+            await refuse_unavailable(ws, err)
             return
         await ws.accept()
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(MAX_QUEUE)

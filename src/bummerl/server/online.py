@@ -55,7 +55,7 @@ from bummerl.server.presence import (
     TimeControl,
     TimeStore,
 )
-from bummerl.server.protocol import error_message, event_json, read_body
+from bummerl.server.protocol import error_message, event_json, read_body, refuse_unavailable
 from bummerl.server.spectators import check_spectators, watch_message
 from bummerl.session import PlaySession
 from bummerl.store import StoreError
@@ -626,9 +626,14 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         games = []
         for friend in online().players.games_of(player):
             seat = friend.seat_of(player.id)
-            summary = hub().store.store.load(friend.game_id).summary() if seat is not None else {}
+            state = None
+            if seat is not None:
+                try:
+                    state = hub().store.store.load(friend.game_id).summary()["state"]
+                except StoreError:  # one damaged (or busy) game must not hide the others: listed as such
+                    state = "damaged"
             games.append({"id": friend.game_id, "seat": seat, "players": list(online()._names(friend)),
-                          "rated": friend.rated, "state": summary.get("state"), "invite": friend.invite,
+                          "rated": friend.rated, "state": state, "invite": friend.invite,
                           "link": f"{str(request.base_url).rstrip('/')}/friend/{friend.invite}"})
         return {**player.to_json(), "friend_games": games}
 
@@ -703,7 +708,11 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         if seat is None:
             await ws.close(code=4403)
             return
-        game = await hub().get(game_id)
+        try:
+            game = await hub().get(game_id)
+        except StoreError as err:  # damaged or busy: one line, as the game and watch sockets say it
+            await refuse_unavailable(ws, err)
+            return
         if not isinstance(game, FriendTable):
             await ws.close(code=4403)
             return
@@ -784,7 +793,10 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             host = online().players.by_id(friend.players[0] or "")
             if host is None:
                 continue
-            stored = hub().store.store.load(friend.game_id)
+            try:
+                stored = hub().store.store.load(friend.game_id)
+            except StoreError:  # a damaged invitation is left out; the others are listed
+                continue
             rows.append({"host": host.to_json(), "rules": stored.rules.to_json(),
                          "rules_text": stored.rules.describe(), "cards": stored.cards, "rated": friend.rated,
                          "clock": clock_of(friend.game_id), "link": f"{base}/friend/{friend.invite}"})
@@ -798,9 +810,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         try:
             game = await hub().get(friend.game_id)
         except StoreError as err:
-            await ws.accept()
-            await ws.send_json({"type": "error", "reason": str(err)})
-            await ws.close(code=4409)
+            await refuse_unavailable(ws, err)
             return
         if not isinstance(game, FriendTable):
             await ws.close(code=4403)

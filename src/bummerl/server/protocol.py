@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from starlette.websockets import WebSocket
 
 from bummerl import jsonio
 from bummerl.cards import CARDS, cards_in
@@ -29,6 +30,8 @@ from bummerl.table import Event, Table
 __all__ = [
     "MAX_MESSAGE",
     "NEXT",
+    "REFUSED",
+    "UNAVAILABLE",
     "ClientMessage",
     "ProtocolError",
     "encode",
@@ -36,6 +39,7 @@ __all__ = [
     "event_json",
     "parse_message",
     "read_body",
+    "refuse_unavailable",
     "view_message",
 ]
 
@@ -128,6 +132,20 @@ def encode(message: dict[str, Any]) -> str:
 def error_message(reason: str) -> dict[str, Any]:
     """``{"type": "error", "reason": ...}``."""
     return {"type": "error", "reason": reason}
+
+
+#: Close code for a WebSocket refused before it opened (wrong game or token): the client gets nothing.
+REFUSED = 4403
+#: Close code after an ``error`` saying why a right token's game cannot be played now (busy, damaged).
+UNAVAILABLE = 4409
+
+
+async def refuse_unavailable(ws: WebSocket, err: Exception) -> None:
+    """Open ``ws`` only to say in one ``error`` why its game cannot be opened now, then close it
+    (:data:`UNAVAILABLE`)."""
+    await ws.accept()
+    await ws.send_json(error_message(str(err)))
+    await ws.close(code=UNAVAILABLE)
 
 
 def _jsonable(key: str, value: Any) -> Any:

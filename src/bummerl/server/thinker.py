@@ -29,6 +29,7 @@ import contextlib
 import multiprocessing
 import os
 import pickle
+import signal
 import socket
 import struct
 from collections import deque
@@ -123,7 +124,9 @@ def _background() -> None:
 
 def _serve(sock: socket.socket) -> None:
     """A worker process: read a ``(function, arguments)`` frame, answer ``(True, result)`` or ``(False,
-    exception)``, until the server closes its end."""
+    exception)``, until the server closes its end. Ctrl-C in the terminal reaches the whole process group:
+    the worker leaves it to the server, which closes the worker's socket as it stops."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _background()
     _warm_up()
     while (header := _read_exactly(sock, _HEADER.size)) is not None:

@@ -114,25 +114,44 @@ class WebStore:
         self._db = sqlite3.connect(self.store.path, timeout=15, isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
         self._leases: dict[str, contextlib.ExitStack] = {}
-        self._db.execute("PRAGMA foreign_keys = ON")
-        self._migrate()
+        try:
+            self._db.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+        except BaseException:
+            self._db.close()
+            self.store.close()
+            raise
 
     def _migrate(self) -> None:
+        """Apply the web's migrations. Every start writes (the schema number, again when it is up to date),
+        so a database this process cannot write is refused here in one line, not at the first move."""
         applied = self.store.settings().get(_SCHEMA_KEY, 0)
-        if not isinstance(applied, int) or applied > len(WEB_MIGRATIONS):
-            raise StoreError(f"the game database has web schema {applied!r}, newer than this bummerl knows")
+        if not isinstance(applied, int) or applied < 0:
+            raise StoreError(f"the game database {self.store.path} is damaged: its web schema is "
+                             f"{applied!r}, not a valid schema number (move it away to start afresh)")
+        if applied > len(WEB_MIGRATIONS):
+            raise StoreError(f"the game database {self.store.path} has web schema {applied}, newer than this "
+                             f"bummerl knows ({len(WEB_MIGRATIONS)}): upgrade bummerl")
         with self._lock:
-            for number in range(applied, len(WEB_MIGRATIONS)):
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in WEB_MIGRATIONS[number]:
-                        self._db.execute(statement)
-                    self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)",
-                                     (_SCHEMA_KEY, str(number + 1)))
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
+            try:
+                for number in range(applied, len(WEB_MIGRATIONS)):
+                    self._write_schema(WEB_MIGRATIONS[number], number + 1)
+                if applied == len(WEB_MIGRATIONS):
+                    self._write_schema((), applied)
+            except sqlite3.Error as err:
+                raise self.store.store_error(err) from None
+
+    def _write_schema(self, statements: Sequence[str], number: int) -> None:
+        """Run ``statements`` and record web schema ``number``, in one transaction."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in statements:
+                self._db.execute(statement)
+            self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (_SCHEMA_KEY, str(number)))
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     @property
     def db(self) -> sqlite3.Connection:

@@ -1,0 +1,116 @@
+"""The web server with a damaged game or a store it cannot use (session 11's audit): one damaged game must
+not take the lobby or a player's page down with it, a chat socket of a game that cannot be loaded says so
+in one ``error`` as the game and watch sockets do, and ``bummerl serve`` refuses in one line (exit 2) a
+store it cannot migrate or write, instead of a traceback at start-up or a failure at every move."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from bummerl.server import create_app
+from bummerl.server.protocol import UNAVAILABLE
+from bummerl.server.web_store import WebStore
+from bummerl.store import DB_NAME, GameStore, StoreError
+from helpers.players import invite, join, key, register
+
+#: The server and what was made in it: ``ann`` (her key), ``bad``/``good`` (public invitations),
+#: ``played`` (Ann's seat in a game with Bob).
+Damaged = tuple[TestClient, dict[str, Any]]
+
+
+def damage(home: Path, game_id: str) -> None:
+    """What a bad sector or a hand edit leaves: a deal row whose deck is no deck."""
+    with sqlite3.connect(home / DB_NAME) as db:
+        db.execute("UPDATE deals SET deck = 'garbage' WHERE game_id = ?", (game_id,))
+
+
+@pytest.fixture
+def damaged(tmp_path: Path) -> Iterator[Damaged]:
+    """A server whose store holds Ann's two public invitations and her game with Bob, of which one
+    invitation and the game are damaged (the server restarted since)."""
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:
+        ann, bob = register(client, "Ann"), register(client, "Bob")
+        bad_invitation, good_invitation = invite(client, ann, public=True), invite(client, ann, public=True)
+        played = invite(client, ann)
+        join(client, played, bob)
+    damage(tmp_path, bad_invitation["id"])
+    damage(tmp_path, played["id"])
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:
+        yield client, {"ann": ann, "bad": bad_invitation, "good": good_invitation, "played": played}
+
+
+def test_the_lobby_lists_the_healthy_invitations_and_leaves_a_damaged_one_out(damaged: Damaged) -> None:
+    client, made = damaged
+    answer = client.get("/api/lobby")
+    assert answer.status_code == 200, answer.text
+    links = [row["link"] for row in answer.json()["invitations"]]
+    assert len(links) == 1 and links[0].endswith(made["good"]["invite"])
+
+
+def test_a_players_page_marks_a_damaged_game_and_lists_the_others(damaged: Damaged) -> None:
+    client, made = damaged
+    answer = client.get("/api/players/me", headers=key(made["ann"]))
+    assert answer.status_code == 200, answer.text
+    states = {g["id"]: g["state"] for g in answer.json()["friend_games"]}
+    assert states[made["played"]["id"]] == "damaged" and states[made["bad"]["id"]] == "damaged"
+    assert states[made["good"]["id"]] != "damaged"
+
+
+def test_the_chat_of_a_damaged_game_says_why_in_one_error(damaged: Damaged) -> None:
+    client, made = damaged
+    seat = made["played"]
+    with client.websocket_connect(f"/ws/chat/{seat['id']}?token={seat['token']}") as ws:
+        said = ws.receive_json()
+        assert said["type"] == "error" and f"game {seat['id']} is damaged" in said["reason"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+    assert closed.value.code == UNAVAILABLE
+
+
+def test_a_web_schema_that_is_no_number_or_newer_is_refused_in_one_line(tmp_path: Path) -> None:
+    WebStore(tmp_path).close()
+    for value, words in (('"x"', "is damaged: its web schema is 'x', not a valid schema number"),
+                         ("99", "has web schema 99, newer than this bummerl knows")):
+        with sqlite3.connect(tmp_path / DB_NAME) as db:
+            db.execute("UPDATE settings SET value = ? WHERE key = 'web.schema'", (value,))
+        with pytest.raises(StoreError, match=words):
+            WebStore(tmp_path)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("web_tables", [False, True])
+def test_serve_refuses_a_store_it_cannot_write_in_one_line(tmp_path: Path, web_tables: bool) -> None:
+    # Without the web tables the start-up's migration failed with uvicorn's traceback; with them the
+    # server started and every move failed.
+    (WebStore if web_tables else GameStore.open)(tmp_path).close()
+    (tmp_path / DB_NAME).chmod(0o444)
+    serve = ["serve", "--port", str(_free_port())]
+    command = [sys.executable, "-c", "from bummerl.cli import main; main()", *serve]
+    if os.geteuid() == 0:  # root writes read-only files: drop that power, as for a normal user
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: a read-only file cannot be made so")
+        command = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search",
+                   "--inh-caps=-dac_override,-dac_read_search", *command]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "BUMMERL_HOME": str(tmp_path)})
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert lines == [f"error: cannot write the game database {tmp_path / DB_NAME}: attempt to write a "
+                     "readonly database"], result.stderr
