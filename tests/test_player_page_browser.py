@@ -232,3 +232,27 @@ def test_whoever_opens_a_delayed_invitation_sees_the_choice_before_taking_the_se
     tab.wait_for_url(f"**/play/{made['invitation']['id']}**")
     tab.context.close()
     assert errors == []
+
+
+def test_the_friend_page_keeps_the_players_key_when_the_server_fails_and_forgets_only_an_unknown_one(
+        browser: Any, games: Any) -> None:
+    # The server keeps only the key's hash: a key the page throws away is a name and a rating lost. It
+    # did so on any failure of /api/players/me (session 11's audit: a 500, or a network error).
+    server, made = games
+    errors: list[str] = []
+    tab = _tab(browser, server, made["ann"], errors)
+    stored = "localStorage.getItem('bummerl.player')"
+    kept = tab.evaluate(stored)
+    tab.route("**/api/players/me", lambda route: route.fulfill(status=500, body="Internal Server Error"))
+    tab.goto(server.url + "/friend")
+    expect(tab.locator("#online-status")).to_contain_text("Cannot load your player page just now")
+    assert tab.evaluate(stored) == kept and tab.locator("#name-box").is_hidden()
+    tab.unroute("**/api/players/me")
+    tab.reload()
+    expect(tab.locator("#me-name")).to_have_text("Ann")
+    tab.evaluate("localStorage.setItem('bummerl.player', JSON.stringify({name: 'Eve', key: 'not-a-key'}))")
+    tab.reload()  # a key this server does not know (401): forgotten, and a name may be chosen
+    expect(tab.locator("#name-box")).to_be_visible()
+    assert tab.evaluate(stored) is None
+    tab.context.close()
+    assert errors == []

@@ -23,8 +23,17 @@ async function api(path, body) {
     headers: { "Content-Type": "application/json", ...(player ? { "X-Player-Key": player.key } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(answer.error || response.statusText);
+  let answer;
+  try {
+    answer = await response.json();
+  } catch {
+    answer = {};  // not JSON (a proxy's or a crashed server's page): the status says enough
+  }
+  if (!response.ok) {
+    const error = new Error(answer.error || response.statusText || `HTTP ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
   return answer;
 }
 
@@ -37,12 +46,16 @@ function item(text, href) {
   return li;
 }
 
+// True when the player's box is shown; false when this server does not know the key (e.g. a new
+// database): only then is the key forgotten. Any other failure (the network, a server error) throws and
+// keeps the key: the server keeps only its hash, so a key thrown away is a name and rating lost.
 async function showMe() {
   let page;
   try {
     page = await api("/api/players/me");
-  } catch {
-    localStorage.removeItem(KEY);  // a key this server does not know (e.g. a new database)
+  } catch (error) {
+    if (error.status !== 401) throw error;
+    localStorage.removeItem(KEY);
     return false;
   }
   $("me-name").textContent = page.name;
@@ -191,7 +204,15 @@ async function join() {
 }
 
 async function start() {
-  if (!me() || !(await showMe())) {
+  let known = false;
+  try {
+    known = Boolean(me()) && await showMe();
+  } catch (error) {
+    status(`Cannot load your player page just now (${error.message}). Reload to try again; your name is kept.`,
+      true);
+    return;
+  }
+  if (!known) {
     $("name-box").hidden = false;
     $("online").dataset.state = "name";
     $("name").focus();
