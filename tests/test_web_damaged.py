@@ -114,3 +114,13 @@ def test_serve_refuses_a_store_it_cannot_write_in_one_line(tmp_path: Path, web_t
     lines = result.stderr.strip().splitlines()
     assert lines == [f"error: cannot write the game database {tmp_path / DB_NAME}: attempt to write a "
                      "readonly database"], result.stderr
+
+
+def test_a_players_games_page_lists_the_readable_games_and_names_the_damaged_ones(damaged: Damaged) -> None:
+    # It answered 409 for the whole page ("... the other games are fine") and listed none of them.
+    client, made = damaged
+    answer = client.get("/api/players/Ann/games")
+    assert answer.status_code == 200, answer.text
+    page = answer.json()
+    assert page["damaged"] == [made["played"]["id"]]  # open invitations are not games yet
+    assert made["played"]["id"] not in {g["id"] for g in page["playing"] + page["finished"]}

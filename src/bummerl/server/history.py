@@ -102,14 +102,26 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         player = online().players.by_id(owner) if owner is not None else None
         return (player.name if player is not None else "Player"), f"computer ({stored.level})"
 
-    def games_of(player: Player, base: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    def games_of(player: Player, base: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
+        """The player's games in progress and finished (rows), and the ids of those that are damaged (one
+        damaged game must not hide the others)."""
         players = online().players
         rows: list[tuple[StoredGame, dict[str, Any]]] = []
+        damaged: list[str] = []
+
+        def readable(game_id: str) -> StoredGame | None:
+            try:
+                return load(game_id)
+            except GameDamaged:
+                damaged.append(game_id)
+                return None
+
         for friend in players.games_of(player):
             seat = friend.seat_of(player.id)
             if seat is None or None in friend.players:  # an open invitation is not a game yet
                 continue
-            stored = load(friend.game_id)
+            if (stored := readable(friend.game_id)) is None:
+                continue
             names = online()._names(friend)
             row = _summary(stored, seat, names[1 - seat])
             row.update(kind="friend", rated=friend.rated, spectators=friend.spectators,
@@ -120,7 +132,8 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
                            ended=end.text(names))
             rows.append((stored, row))
         for game_id in players.computer_games_of(player):
-            stored = load(game_id)
+            if (stored := readable(game_id)) is None:
+                continue
             row = _summary(stored, 0, f"computer ({stored.level})")
             row.update(kind="computer", rated=False)
             rows.append((stored, row))
@@ -134,7 +147,7 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
                     row.update(replay=f"{base}/replay/{stored.id}",
                                record=f"{base}/api/games/{stored.id}/record")
                 finished.append(row)
-        return playing[:MAX_LISTED], finished[:MAX_LISTED]
+        return playing[:MAX_LISTED], finished[:MAX_LISTED], damaged
 
     async def player_games(request: Request) -> Response:
         player = online().players.by_name(request.path_params["name"])
@@ -142,11 +155,11 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return JSONResponse({"error": "no such player"}, status_code=404)
         base = str(request.base_url).rstrip("/")
         try:
-            playing, finished = await asyncio.to_thread(games_of, player, base)
+            playing, finished, damaged = await asyncio.to_thread(games_of, player, base)
         except StoreError as err:
             return JSONResponse({"error": str(err)}, status_code=409)
         return JSONResponse({**player.to_json(), "playing": playing, "finished": finished,
-                             "levels": level_ratings()})
+                             "damaged": damaged, "levels": level_ratings()})
 
     def replay_of(game_id: str) -> dict[str, Any]:
         stored = load(game_id)

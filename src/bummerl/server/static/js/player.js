@@ -94,6 +94,10 @@ async function start() {
     : [h("li", { text: "None." })]));
   $("finished").replaceChildren(...(page.finished.length ? page.finished.map(finishedItem)
     : [h("li", { text: "None yet." })]));
+  if (page.damaged.length) {
+    $("player-status").textContent = `${page.damaged.length} damaged game(s) of this player cannot be read `
+      + "and are not listed.";
+  }
   $("player").dataset.state = "ready";
 }
 
