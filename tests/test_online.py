@@ -309,3 +309,34 @@ def test_only_the_two_players_of_a_friend_game_may_chat(client: TestClient) -> N
                 f"/ws/chat/{computer['id']}?token={computer['token']}"):
         with pytest.raises(WebSocketDisconnect), client.websocket_connect(url) as ws:
             ws.receive_json()
+
+
+def test_two_joins_by_the_same_player_at_once_both_get_the_seat_and_its_token(tmp_path: Path) -> None:
+    # Two tabs or a double click: the second join read the seat the first had taken before its token
+    # was stored, and answered the seat without a token (that tab said "you are watching").
+    from bummerl.server.limits import Limits
+
+    with TestClient(create_app(home=tmp_path, workers=0, limits=Limits.lifted())) as client:
+        _join_twice_at_once(client)
+
+
+def _join_twice_at_once(client: TestClient) -> None:
+    import threading
+
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+
+    def take(invite_code: str, start: threading.Barrier, answers: list[dict[str, Any]]) -> None:
+        start.wait()
+        answers.append(client.post(f"/api/friends/{invite_code}/join", headers=key(bob)).json())
+
+    for _ in range(8):
+        made = invite(client, ann)
+        answers: list[dict[str, Any]] = []
+        start = threading.Barrier(2)
+        threads = [threading.Thread(target=take, args=(made["invite"], start, answers)) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert [a["seat"] for a in answers] == [1, 1]
+        assert answers[0]["token"] and answers[0]["token"] == answers[1]["token"], answers

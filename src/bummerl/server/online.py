@@ -424,6 +424,9 @@ class Online:
         self.started = clock()
         self.times = TimeStore(hub.store)
         self._rematching = asyncio.Lock()
+        #: One join at a time: a second join by the same player (two tabs, a double click) must not read
+        #: the seat the first took before its token is stored (it answered a seat without a token).
+        self._joining = asyncio.Lock()
         hub.load_special = self.load
 
     def _names(self, friend: FriendGame) -> tuple[str, str]:
@@ -508,6 +511,10 @@ class Online:
 
     async def join(self, invite: str, player: Player) -> tuple[FriendGame, int | None, str | None]:
         """Open an invitation: (the game, the player's seat or None for a spectator, the seat's token)."""
+        async with self._joining:
+            return await self._join(invite, player)
+
+    async def _join(self, invite: str, player: Player) -> tuple[FriendGame, int | None, str | None]:
         friend = self.players.friend_game(invite=invite)
         if friend is None:
             raise BummerlError("no such invitation")
