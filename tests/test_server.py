@@ -353,3 +353,67 @@ def test_ctrl_c_stops_serve_without_a_traceback_from_its_thinking_workers(tmp_pa
             serve.wait()
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert "serving the web game" in out
+
+
+def test_a_seat_socket_that_opens_while_the_last_one_closes_joins_the_game_the_hub_holds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session 11's audit: the hub put the game away while a new socket was opening (between getting the
+    game and joining it), the new socket joined that orphan, and the next one got a second live table of
+    the same game, whose moves were never saved and whose talon showed cards ahead of the real game.
+    Opening a socket is slowed here (50 ms, as a slow network) so that the other one closes meanwhile."""
+    import asyncio
+    import socket
+
+    import uvicorn
+    import websockets
+    from starlette.websockets import WebSocket
+
+    from bummerl.rules import Rules
+
+    accept = WebSocket.accept
+
+    async def slow_accept(self: WebSocket, *args: Any, **kwargs: Any) -> None:
+        await asyncio.sleep(0.05)
+        await accept(self, *args, **kwargs)
+
+    monkeypatch.setattr(WebSocket, "accept", slow_accept)
+    app = create_app(home=tmp_path, workers=0)
+
+    async def race() -> tuple[int, int]:  # (listeners at the live table, live games in the end)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        serving = asyncio.create_task(server.serve())
+        try:
+            while not server.started:
+                await asyncio.sleep(0.02)
+            hub = app.state.hub
+            game, seat = await hub.create(Rules.preset("standard"), "easy", seed=3, first_dealer=1)
+            url = f"ws://127.0.0.1:{port}/ws/games/{game.id}?token={game.tokens[seat]}"
+            b = await websockets.connect(url)
+            await asyncio.sleep(0.3)
+            async def connect() -> Any:
+                return await websockets.connect(url)
+
+            opening = asyncio.create_task(connect())  # tab A opens ...
+            await asyncio.sleep(0.01)
+            await b.close()  # ... while tab B, the only one, closes
+            a = await opening
+            c = await websockets.connect(url)  # tab C opens later
+            await asyncio.sleep(0.3)
+            joined = len(hub.live[game.id].listeners)
+            await a.close()
+            await c.close()
+            for _ in range(200):  # the server sees the closes
+                if not hub.live:
+                    break
+                await asyncio.sleep(0.05)
+            return joined, len(hub.live)
+        finally:
+            server.should_exit = True
+            await serving
+
+    listeners, tables = asyncio.run(race())
+    assert listeners == 2  # A and C at the one live table (A was at an orphan, C alone at the live one)
+    assert tables == 0  # and once both closed, it was put away

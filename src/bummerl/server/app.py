@@ -225,8 +225,12 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
                 await ws.send_text(encode(message))
 
         listener = Listener(seat, send)
+        try:
+            game = await hub().join(game, listener)
+        except StoreError as err:  # it was put away meanwhile and cannot be brought back (busy, damaged)
+            await refuse_unavailable(ws, err)
+            return
         writing = asyncio.create_task(writer())
-        await game.join(listener)
         game.kick()
         side_tasks: set[asyncio.Task[None]] = set()
         limit = limits.messages()

@@ -37,7 +37,7 @@ from bummerl.session import PlaySession
 from bummerl.store import Appended, StoreError
 from bummerl.table import CardStyle, Event, IllegalMove
 
-__all__ = ["LEVELS", "GameHub", "GameUnavailable", "Listener", "LiveGame", "SeatSpec"]
+__all__ = ["LEVELS", "GameGone", "GameHub", "GameUnavailable", "Listener", "LiveGame", "SeatSpec"]
 
 _log = logging.getLogger(__name__)
 
@@ -59,6 +59,14 @@ Send = Callable[[dict[str, Any]], None]
 
 class GameUnavailable(BummerlError):
     """No such game, or a wrong token: the client gets nothing (the same answer for both)."""
+
+
+#: A live game's own type (a friend's table stays one when it is brought back).
+_Game = TypeVar("_Game", bound="LiveGame")
+
+
+class GameGone(BummerlError):
+    """The hub put this live game away before the connection joined it: get the game again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +132,8 @@ class LiveGame:
         """A connection opens at a seat: it gets the whole event log, then its view (never between an
         action and its commit: the state it is shown is stored)."""
         async with self.lock:
+            if not self.hub.holds(self):
+                raise GameGone(f"game {self.id} was put away")
             self.listeners.append(listener)
             log = [event_json(e) for e in self.table.events]
             listener.send({"type": "events", "events": log, "replay": True})
@@ -412,6 +422,33 @@ class GameHub:
         if seat is None:
             raise GameUnavailable("no such game")
         return await self.get(game_id), seat
+
+    def holds(self, game: LiveGame) -> bool:
+        """True while ``game`` is the live game of its id (not put away)."""
+        return self.live.get(game.id) is game
+
+    async def enter(self, game: _Game) -> _Game:
+        """``game`` if the hub still holds it, else the game brought back again. Call it right before a
+        connection attaches to a game it got earlier, with no await in between: while a connection opens
+        (an await), the last one elsewhere may close and the game be put away, and a connection attached
+        to a game the hub let go would play on a table nobody saves (and see cards ahead of the real
+        game)."""
+        while not self.holds(game):
+            again = await self.get(game.id)
+            if not isinstance(again, type(game)):
+                raise GameGone(f"game {game.id} was put away")
+            game = again
+        return game
+
+    async def join(self, game: _Game, listener: Listener) -> _Game:
+        """Join ``listener`` to ``game`` (:meth:`enter`): the live game it joined."""
+        while True:
+            game = await self.enter(game)
+            try:
+                await game.join(listener)
+                return game
+            except GameGone:  # put away while waiting for the game's lock: bring it back
+                continue
 
     def put_away(self, game: LiveGame) -> None:
         """Forget a live game nobody plays (its lease is released, after any earlier store call; the store

@@ -707,6 +707,19 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         friend = online().players.friend_game(game_id=request.path_params["game_id"])
         return JSONResponse({"chat": friend is not None})
 
+    async def friend_table(ws: WebSocket, game_id: str) -> FriendTable | None:
+        """The live table of a friend game for a socket about to open, or None when the socket has been
+        refused: no friend game (4403), or one that cannot be loaded now (one ``error``, 4409)."""
+        try:
+            game = await hub().get(game_id)
+        except StoreError as err:  # damaged or busy
+            await refuse_unavailable(ws, err)
+            return None
+        if not isinstance(game, FriendTable):
+            await ws.close(code=4403)
+            return None
+        return game
+
     async def chat(ws: WebSocket) -> None:
         game_id = ws.path_params["game_id"]
         friend = online().players.friend_game(game_id=game_id)
@@ -715,13 +728,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         if seat is None:
             await ws.close(code=4403)
             return
-        try:
-            game = await hub().get(game_id)
-        except StoreError as err:  # damaged or busy: one line, as the game and watch sockets say it
-            await refuse_unavailable(ws, err)
-            return
-        if not isinstance(game, FriendTable):
-            await ws.close(code=4403)
+        game = await friend_table(ws, game_id)
+        if game is None:
             return
         await ws.accept()
         limit = online().limits.chat()
@@ -731,6 +739,11 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(message)
 
+        try:
+            game = await hub().enter(game)  # the game the hub holds (it may have been put away meanwhile)
+        except StoreError as err:
+            await refuse_unavailable(ws, err)
+            return
         game.chatters.append(send)
         send({"type": "chat_log", "messages": list(game.chat)})
 
@@ -814,13 +827,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         if friend is None:
             await ws.close(code=4403)
             return
-        try:
-            game = await hub().get(friend.game_id)
-        except StoreError as err:
-            await refuse_unavailable(ws, err)
-            return
-        if not isinstance(game, FriendTable):
-            await ws.close(code=4403)
+        game = await friend_table(ws, friend.game_id)
+        if game is None:
             return
         await ws.accept()
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(500)
@@ -829,11 +837,20 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(message)
 
-        async with game.lock:
-            game.watchers.append(send)
-            send({"type": "events", "events": [event_json(e) for e in game.table.events], "replay": True})
-            send(game.watch_frame())
-            send(watch_message(friend.game_id, friend.spectators))  # what the players agreed to
+        while True:  # attach to the game the hub holds (it may have been put away while this opened)
+            try:
+                game = await hub().enter(game)
+            except StoreError as err:
+                await refuse_unavailable(ws, err)
+                return
+            async with game.lock:
+                if hub().holds(game):
+                    game.watchers.append(send)
+                    send({"type": "events", "events": [event_json(e) for e in game.table.events],
+                          "replay": True})
+                    send(game.watch_frame())
+                    send(watch_message(friend.game_id, friend.spectators))  # what the players agreed to
+                    break
 
         async def write() -> None:
             while True:

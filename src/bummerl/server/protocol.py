@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketState
 
 from bummerl import jsonio
 from bummerl.cards import CARDS, cards_in
@@ -141,9 +141,10 @@ UNAVAILABLE = 4409
 
 
 async def refuse_unavailable(ws: WebSocket, err: Exception) -> None:
-    """Open ``ws`` only to say in one ``error`` why its game cannot be opened now, then close it
-    (:data:`UNAVAILABLE`)."""
-    await ws.accept()
+    """Say in one ``error`` why ``ws``'s game cannot be opened now (opening ``ws`` for it, if it is not
+    yet), then close it (:data:`UNAVAILABLE`)."""
+    if ws.application_state == WebSocketState.CONNECTING:
+        await ws.accept()
     await ws.send_json(error_message(str(err)))
     await ws.close(code=UNAVAILABLE)
 
