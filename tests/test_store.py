@@ -341,6 +341,22 @@ def test_a_damaged_or_dangerous_old_save_is_reported_and_not_imported(
     assert not (tmp_path / "X").exists()
 
 
+@pytest.mark.parametrize("file", [b"\xff", b"broken.json", "../games.db"])
+def test_a_damaged_row_of_the_imported_saves_is_noted_and_the_games_are_still_listed(
+        home: Path, file: object) -> None:
+    # A file name that is not text made `bummerl games` fail with a TypeError (session 11's audit).
+    legacy(home, "broken")
+    (home / "games" / "broken.json").write_text("{not json")
+    new_session(home, seed=1).close()
+    with sqlite3.connect(home / DB_NAME) as db:
+        db.execute("INSERT INTO legacy_imports VALUES (?, NULL, 'bad', 'x')", (file,))
+    with GameStore.open() as store:
+        problems = store.import_problems()
+        assert len(list(store.games())) == 1
+    assert len(problems) == 2 and problems[-1] == "the list of imported old saves has damaged rows (left out)"
+    assert "games/broken.json is damaged" in problems[0]
+
+
 def test_sync_many_stores_several_games_in_one_transaction_or_none(home: Path) -> None:
     a, b = new_session(home, seed=1), new_session(home, seed=2)
     for s in (a, b):

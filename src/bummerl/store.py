@@ -816,7 +816,18 @@ class GameStore:
         except StoreError as err:
             return [f"the list of imported old saves cannot be read: {err}"]
         folder = self.path.parent / "games"
-        return [_legacy_note(file, problem) for file, problem in rows if (folder / file).exists()]
+        notes, damaged = [], False
+        for file, problem in rows:
+            try:  # a hand-edited or damaged row: a file name that is no plain text name of that folder
+                if not isinstance(file, str) or not isinstance(problem, str) or Path(file).name != file:
+                    raise ValueError(file)
+                if (folder / file).exists():
+                    notes.append(_legacy_note(file, problem))
+            except (OSError, ValueError):
+                damaged = True
+        if damaged:
+            notes.append("the list of imported old saves has damaged rows (left out)")
+        return notes
 
     def _import_legacy(self, folder: Path) -> None:
         """Import each ``games/*.json`` not imported before (once per file; the files stay)."""
