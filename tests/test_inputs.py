@@ -257,3 +257,34 @@ def test_analyse_refuses_an_absurd_sample_count_in_one_line() -> None:
     result = runner.invoke(app, ["analyse", "--samples", str(10**12), "-"], input=PUZZLE)
     assert_one_line_error(result.exit_code, result.stderr, result.stdout)
     assert "--samples must be from 1 to" in result.stderr
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_a_line_that_is_not_utf8_after_many_good_ones_is_named_by_line_and_byte_after_they_are_replayed(
+        tmp_path: Any, source: str) -> None:
+    # Text was decoded 8 KiB ahead: the good records of that block were lost and the byte was counted
+    # from the block's start, without the line (session 11's audit).
+    good = (record_text() + "\n").encode()
+    data = good * 100 + b'{"rules": "standard\xff"}\n' + good
+    at = data.index(b"\xff")
+    path = tmp_path / "late.jsonl"
+    path.write_bytes(data)
+    args = ["-"] if source == "stdin" else [str(path)]
+    proc = subprocess.run([*BUMMERL, "replay", "--json", *args], input=data if source == "stdin" else None,
+                          capture_output=True, timeout=120)
+    stderr = proc.stderr.decode()
+    assert_one_line_error(proc.returncode, stderr)
+    assert stderr.strip().endswith(f": line 101: not UTF-8 text (invalid start byte at byte {at})"), stderr
+    assert len(proc.stdout.decode().splitlines()) == 100  # every record before it, replayed
+
+
+def test_the_utf8_reader_cuts_an_overlong_line_without_reading_it_all() -> None:
+    import io
+
+    from bummerl.jsonio import MOST_LINE_CHARS, Utf8Reader, lines
+
+    ace = "\N{PLAYING CARD ACE OF SPADES}".encode()  # 4 bytes
+    reader = Utf8Reader(io.BytesIO(ace * (MOST_LINE_CHARS + 5)))
+    with pytest.raises(InputError, match=f"^x: line 1 is longer than {MOST_LINE_CHARS} characters$"):
+        list(lines(reader, "x: "))
+    assert reader.raw.tell() == 4 * (MOST_LINE_CHARS + 1)  # a bound in bytes: at most 4 per character

@@ -27,18 +27,17 @@ bummerl.jsonio.InputError: bad JSON: a number of 5000 characters is far too long
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import re
 import sys
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import Any, BinaryIO, Protocol, TextIO
 
 from bummerl.errors import BummerlError, quote
 
-__all__ = ["MOST_DEPTH", "MOST_LINE_CHARS", "MOST_NUMBER_CHARS", "InputError", "decode", "lines", "loads",
-           "not_utf8", "open_text", "read_text"]
+__all__ = ["MOST_DEPTH", "MOST_LINE_CHARS", "MOST_NUMBER_CHARS", "BadUtf8", "InputError", "Text",
+           "Utf8Reader", "decode", "lines", "loads", "not_utf8", "open_text", "read_text"]
 
 #: The deepest nesting of lists and objects accepted (a game record nests 4 deep).
 MOST_DEPTH = 32
@@ -102,21 +101,100 @@ def decode(data: bytes, source: str = "") -> str:
         raise InputError(_not_utf8(err, source)) from None
 
 
-def open_text(file: str) -> TextIO:
-    """A file (``-``: standard input) opened as strict UTF-8 text; reading bad bytes raises
-    ``UnicodeDecodeError`` (say it with :func:`not_utf8`). Raises ``OSError`` if it cannot be opened."""
+class Text(Protocol):
+    """What :func:`lines` and :func:`read_text` read: a text stream, or :class:`Utf8Reader`."""
+
+    def readline(self, size: int = -1, /) -> str: ...
+
+    def read(self, size: int = -1, /) -> str: ...
+
+
+class BadUtf8(UnicodeDecodeError):
+    """Bytes that are not UTF-8, where they are in the whole input: ``at`` (a byte offset) and ``line``."""
+
+    def __init__(self, err: UnicodeDecodeError, offset: int, line: int | None) -> None:
+        super().__init__(err.encoding, err.object, err.start, err.end, err.reason)
+        self.at = offset + err.start
+        self.line = line
+
+
+class Utf8Reader:
+    """A binary stream read as strict UTF-8 text, each line (or read) decoded on its own: a bad byte raises
+    :class:`BadUtf8` with its offset in the whole input and its line, once every line before it was read
+    (a text wrapper decodes blocks of 8 KiB ahead: it lost the good lines before a bad one, and counted
+    the offset from the block's start).
+
+    >>> import io
+    >>> reader = Utf8Reader(io.BytesIO(b"QH\\n\\xe2\\x99\\xa5\\n\\xff"))
+    >>> reader.readline(), reader.readline()
+    ('QH\\n', '♥\\n')
+    >>> reader.readline()
+    Traceback (most recent call last):
+    ...
+    bummerl.jsonio.BadUtf8: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte
+    """
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw = raw
+        self.offset = 0
+        self.line = 1
+
+    def _decode(self, data: bytes, line: int | None) -> str:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise BadUtf8(err, self.offset, line) from None
+        self.offset += len(data)
+        return text
+
+    def readline(self, size: int = -1, /) -> str:
+        """One line; at most ``size`` characters are asked for (a longer line is cut, as text streams do)."""
+        if size < 0:
+            data = self.raw.readline()
+        else:
+            data = self.raw.readline(4 * size)  # a character is at most 4 bytes
+            if len(data) == 4 * size and not data.endswith(b"\n"):  # at least ``size`` characters: cut
+                return data.decode("utf-8", errors="replace")[:size]
+        text = self._decode(data, self.line)
+        self.line += text.endswith("\n")
+        return text
+
+    def read(self, size: int = -1, /) -> str:
+        """The rest (at most ``size`` characters)."""
+        if size < 0:
+            return self._decode(self.raw.read(), None)
+        data = self.raw.read(4 * size)
+        if len(data) == 4 * size:  # at least ``size`` characters
+            return data.decode("utf-8", errors="replace")[:size]
+        return self._decode(data, None)
+
+    def close(self) -> None:
+        self.raw.close()
+
+    def __enter__(self) -> Utf8Reader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_text(file: str) -> Utf8Reader | TextIO:
+    """A file (``-``: standard input) to read as strict UTF-8 text (:class:`Utf8Reader`); reading bad bytes
+    raises ``UnicodeDecodeError`` (say it with :func:`not_utf8`). Raises ``OSError`` if it cannot be
+    opened."""
     if file != "-":
-        return open(file, encoding="utf-8", errors="strict")
+        return Utf8Reader(open(file, "rb"))
     buffer = getattr(sys.stdin, "buffer", None)
     if buffer is None:  # a test harness's text stream: already text
         return sys.stdin
-    return io.TextIOWrapper(buffer, encoding="utf-8", errors="strict")
+    return Utf8Reader(buffer)
 
 
-def lines(stream: TextIO, source: str = "") -> Iterator[str]:
+def lines(stream: Text, source: str = "") -> Iterator[str]:
     """The lines of a text stream, each read with a bound: one longer than :data:`MOST_LINE_CHARS` raises
     :class:`InputError` naming it (``source``, a file name, starts the message) instead of filling memory.
 
+    >>> import io
     >>> list(lines(io.StringIO("a\\nb")))
     ['a\\n', 'b']
     >>> list(lines(io.StringIO("x" * (MOST_LINE_CHARS + 1)), "zero: "))
@@ -132,7 +210,7 @@ def lines(stream: TextIO, source: str = "") -> Iterator[str]:
         yield line
 
 
-def read_text(stream: TextIO, source: str = "") -> str:
+def read_text(stream: Text, source: str = "") -> str:
     """A whole text stream of at most :data:`MOST_LINE_CHARS` characters (else :class:`InputError`)."""
     text = stream.read(MOST_LINE_CHARS + 1)
     if len(text) > MOST_LINE_CHARS:
@@ -141,12 +219,15 @@ def read_text(stream: TextIO, source: str = "") -> str:
 
 
 def not_utf8(err: UnicodeDecodeError, source: str = "") -> InputError:
-    """The one-line error for bytes that are not UTF-8, naming the file."""
+    """The one-line error for bytes that are not UTF-8, naming the file (and the line, when known)."""
     return InputError(_not_utf8(err, source))
 
 
 def _not_utf8(err: UnicodeDecodeError, source: str) -> str:
     where = f"cannot read {source}: " if source else ""
+    if isinstance(err, BadUtf8):
+        line = f"line {err.line}: " if err.line is not None else ""
+        return f"{where}{line}not UTF-8 text ({err.reason} at byte {err.at})"
     return f"{where}not UTF-8 text ({err.reason} at byte {err.start})"
 
 

@@ -423,7 +423,18 @@ def read_records(lines: str | Iterable[str]) -> Iterator[Loaded]:
             return
         current = _Line(lineno, None, str(err))
     several = False
-    for raw in it:
+    while True:
+        unreadable: UnicodeDecodeError | None = None
+        try:
+            line = next(it, None)
+        except UnicodeDecodeError as err:  # a line that is no text: the records before it come first
+            unreadable, line = err, None
+        if unreadable is not None:
+            yield current.load(True)
+            raise unreadable
+        if line is None:
+            break
+        raw = line
         lineno += 1
         if not raw.strip():
             continue
