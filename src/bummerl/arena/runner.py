@@ -130,6 +130,8 @@ def _check(config: ArenaConfig) -> tuple[str, ...]:
             bot = make_bot(spec, 0, timeout=config.timeout)
         except UnknownBotError as err:
             raise ArenaError(str(err)) from None
+        except BummerlError as err:  # a bot's own refusal, e.g. an option out of range
+            raise ArenaError(f"cannot make bot {spec!r}: {err}") from None
         except Exception as err:
             raise ArenaError(f"cannot make bot {spec!r}: {type(err).__name__}: {err}") from None
         argv = getattr(bot, "argv", None)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -63,11 +64,19 @@ class BotEntry:
             factory = getattr(importlib.import_module(module_name), attr)
         if not options:
             return factory(seed)
-        known = [p.name for p in inspect.signature(factory).parameters.values() if p.kind is p.KEYWORD_ONLY]
-        for key in options:
+        hints = typing.get_type_hints(factory.__init__ if inspect.isclass(factory) else factory)
+        # The options a name may set: keyword-only parameters that take a number or true/false.
+        parameters = inspect.signature(factory).parameters.values()
+        known: dict[str, type] = {p.name: hints[p.name] for p in parameters
+                                  if p.kind is p.KEYWORD_ONLY and hints.get(p.name) in (bool, int, float)}
+        for key, value in options.items():
             if key not in known:
                 takes = f"its options are {', '.join(known)}" if known else "it takes no options"
                 raise UnknownBotError(f"bot {self.name!r} has no option {key!r} ({takes})")
+            kind = known[key]
+            if isinstance(value, bool) != (kind is bool) or (kind is int and not isinstance(value, int)):
+                wanted = {bool: "true or false", int: "a whole number", float: "a number"}[kind]
+                raise UnknownBotError(f"bot {self.name!r}: option {key!r} is {wanted}, not {value!r}")
         return factory(seed, **options)
 
 

@@ -124,6 +124,8 @@ EPSILON = 0.01
 #: New worlds are drawn in batches of half the worlds so far (at least this many), so that the margin is
 #: taken again a few times, not once per world.
 MIN_BATCH = 8
+#: The longest thinking budget a name may ask for, in seconds per decision.
+MOST_THINK = 60
 
 SeenKey = tuple[tuple[Action, ...], int]
 
@@ -451,5 +453,12 @@ def make_thinking_expert(seed: int | None = None, *, think: float = 0.5) -> Thin
 
     >>> make_thinking_expert(1).think, make_thinking_expert(1, think=2).think
     (0.5, 2)
+    >>> make_thinking_expert(1, think=10**40)
+    Traceback (most recent call last):
+    ...
+    bummerl.errors.BummerlError: think is seconds per decision, more than 0 and at most 60, not 1e+40
     """
+    if not 0 < think <= MOST_THINK:
+        raise BummerlError(f"think is seconds per decision, more than 0 and at most {MOST_THINK}, "
+                           f"not {think:g}")
     return ThinkingExpert(seed, think)
