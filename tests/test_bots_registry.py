@@ -140,11 +140,11 @@ def test_a_spec_passes_options_to_the_factorys_keyword_only_parameters() -> None
         with pytest.raises(UnknownBotError, match="'random' has no option 'think' \\(it takes no options\\)"):
             make_bot("random:think=1", 1)
         # Each value must fit its parameter (session 11's audit: a number reached a function's parameter)
-        with pytest.raises(UnknownBotError, match="option 'deep' is true or false, not 1$"):
+        with pytest.raises(UnknownBotError, match=r"option 'deep' is true or false, not 1$"):
             make_bot("doc-options:deep=1", 1)
-        with pytest.raises(UnknownBotError, match="option 'think' is a number, not True$"):
+        with pytest.raises(UnknownBotError, match=r"option 'think' is a number, not True$"):
             make_bot("doc-options:think=true", 1)
-        with pytest.raises(UnknownBotError, match="option 'depth' is a whole number, not 2.5$"):
+        with pytest.raises(UnknownBotError, match=r"option 'depth' is a whole number, not 2\.5$"):
             make_bot("expert-alphamu:depth=2.5", 1)
         with pytest.raises(UnknownBotError, match="has no option 'values' \\(its options are infer,"):
             make_bot("expert-alphamu:values=1", 1)  # a function: not settable from a name
