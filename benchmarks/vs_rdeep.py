@@ -18,13 +18,19 @@ temporary directory (``bummerl-vs-rdeep-venv``, reusing this Python's packages, 
 ``schnapsen==0.0.5`` there with pip, and runs itself again in it.
 
 Usage: python benchmarks/vs_rdeep.py [--bummerls 500] [--seed 1] [--bot expert] [--samples 16] [--depth 4]
-       [--workers 2] [--self-check DEALS]
+       [--workers 2] [--self-check DEALS] [--diagnose DEALS]
 
 ``--bot cheater`` seats the open-card yardstick (it is handed the mirror's true deal): what seeing every card
 would win against RdeepBot, the ceiling for a fair player.
 ``--samples``/``--depth`` are RdeepBot's (16 and 4, as the course's own ``rdeep_game`` example);
 ``--self-check N`` plays N deals of their ``RandBot`` against itself through the mirror (a quick test of
 the bridge, no bummerl bot involved).
+
+``--diagnose N`` plays N single deals of our bot against RdeepBot and measures, instead of a match, where
+the game points go: at every decision with a choice, what the action chosen loses against the open-card
+best (the solver on the mirror's true deal; a fair player loses some of it to the hidden cards), per player,
+for leads and answers; and at every answer of RdeepBot, how often ``medium`` and ``hard`` (asked on
+RdeepBot's view) choose RdeepBot's card: how well a model of a weaker player predicts it.
 """
 
 from __future__ import annotations
@@ -238,6 +244,73 @@ def self_check(deals: int, seed: int) -> None:
           f"every move and every result")
 
 
+#: The players of :func:`diagnose` and their kinds of decision.
+_KINDS = ("lead", "answer")
+
+
+def diagnose(deals: int, seed: int, bot_name: str, samples: int, depth: int) -> None:
+    """Single deals of ``bot_name`` against RdeepBot: open-card losses per player and kind of decision, and
+    how often ``medium`` and ``hard`` predict RdeepBot's answers."""
+    from schnapsen.bots import RdeepBot
+
+    from bummerl.search import solve_actions
+
+    losses: dict[tuple[str, str], list[int]] = {(who, k): [] for who in ("ours", "rdeep") for k in _KINDS}
+    models = {name: make_bot(name, seed) for name in ("medium", "hard")}
+    predicted = dict.fromkeys(models, 0)
+    points: list[int] = []
+    for i in range(deals):
+        deal = Deal.from_deck(RULES, deck_for(seed, -3, i), dealer=i % 2)
+        mirror = Mirror(deal)
+        theirs_seat = i % 2
+        rdeep = RdeepBot(num_samples=samples, depth=depth, rand=Random(f"{seed}/diagnose/{i}"))
+
+        def record(who: str, text: str, mirror: Mirror = mirror) -> None:
+            now = mirror.deal
+            if len(now.legal_actions()) < 2:
+                return
+            values = solve_actions(now)
+            action = Action.parse(text)
+            losses[who, _KINDS[now.lead_card is not None]].append(max(values.values()) - values[action])
+            if who == "rdeep" and now.lead_card is not None:
+                view = View.of(now, now.to_move)
+                for name, model in models.items():
+                    predicted[name] += model.choose(view) == action
+
+        def rdeep_move(perspective: Any, leader_move: Any, rdeep: Any = rdeep) -> Any:
+            move = rdeep.get_move(perspective, leader_move)
+            record("rdeep", our_actions(move)[0])
+            return move
+
+        inner = ours(make_bot(bot_name, Random(f"{seed}/diagnose-ours/{i}").getrandbits(62)), mirror,
+                     1 - theirs_seat, [TARGET, TARGET])
+
+        def our_move(perspective: Any, leader_move: Any, inner: Any = inner) -> Any:
+            move = inner(perspective, leader_move)
+            record("ours", our_actions(move)[0])
+            return move
+
+        seats = [Seat(mirror, our_move), Seat(mirror, our_move)]
+        seats[theirs_seat] = Seat(mirror, rdeep_move)
+        winner, gp = play_deal(deal, mirror, (seats[0], seats[1]))
+        points.append(-gp if winner == theirs_seat else gp)
+    mean, lo, hi = mean_interval(points)
+    print(f"{deals} single deals of {bot_name} against RdeepBot(num_samples={samples}, depth={depth}), "
+          f"rules vu, seed {seed}: {bot_name} nets {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] game points per deal")
+    print("what the action chosen loses against the open-card best, in game points per deal "
+          "(decisions with a choice; those that lose anything):")
+    for (who, kind), lost in losses.items():
+        name = bot_name if who == "ours" else "RdeepBot"
+        print(f"  {name:>10} {kind:6}: {sum(lost) / deals:.3f} ({len(lost)} decisions, "
+              f"{sum(x > 0 for x in lost)} lose)")
+    answers = len(losses["rdeep", "answer"])
+    for name, hits in predicted.items():
+        print(f"  RdeepBot's answer is {name}'s choice on its view: {hits}/{answers} = {hits / answers:.1%}")
+    best = sum(x == 0 for x in losses["rdeep", "answer"])
+    print(f"  RdeepBot's answer is an open-card best one (ties count): {best}/{answers} "
+          f"= {best / answers:.1%}")
+
+
 def quantiles(times: list[float]) -> str:
     if not times:
         return "-"
@@ -256,6 +329,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--depth", type=int, default=4, help="RdeepBot's rollout depth in tricks")
     parser.add_argument("--workers", "-j", type=int, default=1)
     parser.add_argument("--self-check", type=int, metavar="DEALS", help="only test the bridge on DEALS deals")
+    parser.add_argument("--diagnose", type=int, metavar="DEALS",
+                        help="instead of a match: where the game points go in DEALS single deals")
     args = parser.parse_args(args_list)
     if args.bummerls < 2 or args.bummerls % 2:
         parser.error("--bummerls must be even and at least 2")
@@ -264,6 +339,9 @@ def main(argv: list[str] | None = None) -> None:
 
     if args.self_check:
         self_check(args.self_check, args.seed)
+        return
+    if args.diagnose:
+        diagnose(args.diagnose, args.seed, args.bot, args.samples, args.depth)
         return
     print(f"{args.bot} against RdeepBot(num_samples={args.samples}, depth={args.depth}) of schnapsen "
           f"{metadata.version('schnapsen')}, their engine, rules vu; {args.bummerls} Bummerls to 7 "
