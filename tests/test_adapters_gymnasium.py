@@ -71,6 +71,27 @@ def test_a_bummerl_episode_pays_every_deal_and_ends_with_the_bummerl() -> None:
     assert sum("outcome" in i for i in infos) == len(game.finished)
 
 
+def test_deals_the_opponent_ends_before_the_learners_move_are_paid_and_each_is_in_the_info() -> None:
+    # Under soft rules the random opponent may marry and claim (falsely) on the first lead: the deal ends
+    # before the learner moves. Its reward was dropped at reset (a single deal's episode was over before
+    # any step), and a step that ended two deals kept one in its info (session 11's audit).
+    seen_at_reset = 0
+    for seed in range(400):
+        env = BummerlVsBot(opponent="random", rules="soft", seat=0, bummerl=True)
+        total, infos = play(env, seed)
+        game = env.episode.game
+        assert game is not None and game.is_over
+        assert total == sum(d.outcome.value_for(0) for d in game.finished)
+        assert sum(len(i.get("outcomes", [])) for i in infos) == len(game.finished)
+        seen_at_reset += "outcomes" in infos[0]
+        if seed < 100:
+            single = BummerlVsBot(opponent="random", rules="soft", seat=0)
+            total, infos = play(single, seed)  # a step was always possible: the episode was not over
+            assert single.episode.deal.outcome is not None
+            assert total == single.episode.deal.outcome.value_for(0)
+    assert seen_at_reset >= 1  # the case was met
+
+
 def test_the_seed_fixes_the_seat_the_decks_and_the_opponents_play() -> None:
     runs = []
     for _ in range(2):

@@ -128,6 +128,12 @@ def test_step_last_and_observe_before_reset_say_to_reset(make: Any) -> None:
     for call in (lambda: env.step(0), env.last, lambda: env.observe("player_0")):
         with pytest.raises(ValueError, match=r"call reset\(\) before"):
             call()
+    with pytest.raises(ValueError, match=r"^call reset\(\) before view\(\)$"):
+        env.view("player_0")
     env.reset(seed=1)
     observation, _reward, termination, _truncation, _info = env.last()
     assert observation["action_mask"].sum() > 0 and not termination
+    unknown = r"^unknown agent 'player_7' \(the agents are player_0, player_1\)$"
+    for call in (env.observe, env.view):
+        with pytest.raises(ValueError, match=unknown):
+            call("player_7")

@@ -6,9 +6,12 @@ Bummerl with ``bummerl=True``) of any preset against ``opponent``, a bot name or
 PettingZoo environments' dict: ``observation`` (the learner's view, :mod:`bummerl.adapters.encoding`) and
 ``action_mask``; :meth:`BummerlVsBot.action_masks` gives the mask as booleans (the name MaskablePPO looks
 for). Actions are ``Discrete(32)``. The reward of a step is the game points the learner won (negative: lost)
-in the deals that ended before its next turn; an illegal action of the learner forfeits the deal and ends
-the episode (-3). The opponent gets the bot hooks the arena calls (``new_deal``, ``end_deal``,
-``close``); an illegal action of the opponent raises :class:`~bummerl.engine.IllegalActionError`.
+in the deals that ended before its next turn (the first step's also those of deals that ended before the
+learner's first move; an episode that would end before it, a deal the opponent ends at once, is dealt
+again); ``info["outcome"]`` is the last deal that ended in the step and ``info["outcomes"]`` every one, in
+order. An illegal action of the learner forfeits the deal and ends the episode (-3). The opponent gets the
+bot hooks the arena calls (``new_deal``, ``end_deal``, ``close``); an illegal action of the opponent raises
+:class:`~bummerl.engine.IllegalActionError`.
 
 Registered with Gymnasium on import; ``gymnasium.make("bummerl.adapters.gymnasium:BummerlVsBot-v0")``
 imports it first.
@@ -101,6 +104,8 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
         self.seat = 0
         self.opponent: Bot | None = None
         self.episode = Episode(self.rules, self._rng, bummerl)
+        #: Game points of the learner from deals that ended before its first move, paid with its first step.
+        self._carried = 0
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -112,11 +117,18 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
         self.seat = rng.randrange(2) if self.fixed_seat is None else self.fixed_seat
         self._close_opponent()
         self.opponent = make_bot(self.opponent_name, seed=rng.randrange(1 << 31))
-        self.episode = Episode(self.rules, rng, self.whole_bummerl)
-        self._hook("new_deal")
-        _reward, info = self._opponent_plays()
-        info["seat"] = self.seat
-        return self._observe(), info
+        while True:
+            self.episode = Episode(self.rules, rng, self.whole_bummerl)
+            self._hook("new_deal")
+            # The opponent moves until the learner may act; the game points of deals that end meanwhile are
+            # paid with the first step's reward.
+            self._carried, played = self._opponent_plays()
+            if not self.episode.over:
+                break
+            # The opponent ended the episode before the learner's first move (a deal ended at once, e.g.
+            # by its false claim, under rules that allow one on the first lead): no decision of the
+            # learner is in it, and no step could pay its reward: deal again.
+        return self._observe(), {**_ended_info(played["ended"]), "seat": self.seat}
 
     def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if self.opponent is None:
@@ -125,11 +137,10 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
             raise ValueError("the episode is over: call reset()")
         rewards = self.episode.step(action_of(action))
         info: dict[str, Any] = {"seat": self.seat}
-        reward = rewards[self.seat]
-        if self.episode.deal_ended is not None:
-            info.update(self._deal_over(self.episode.deal_ended))
+        reward, self._carried = rewards[self.seat] + self._carried, 0
+        ended = [self._deal_over(self.episode.deal_ended)] if self.episode.deal_ended is not None else []
         more, extra = self._opponent_plays()
-        info.update(extra)
+        info.update(_ended_info([*ended, *extra.pop("ended", [])]))
         if self.render_mode == "human":
             self.render()
         return self._observe(), float(reward + more), self.episode.over, False, info
@@ -158,7 +169,7 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
         episode, bot, other = self.episode, self.opponent, 1 - self.seat
         assert bot is not None
         reward = 0
-        info: dict[str, Any] = {}
+        ended = []
         while not episode.over and episode.to_move == other:
             action = bot.choose(episode.view(other))
             if not episode.deal.is_legal(action):
@@ -166,8 +177,8 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
             rewards = episode.step(action)
             reward += rewards[self.seat]
             if episode.deal_ended is not None:
-                info.update(self._deal_over(episode.deal_ended))
-        return reward, info
+                ended.append(self._deal_over(episode.deal_ended))
+        return reward, {"ended": ended}
 
     def _deal_over(self, outcome: Outcome) -> dict[str, Any]:
         """Tell the opponent the deal ended (its ``end_deal`` hook), and a new one began if one did."""
@@ -193,6 +204,14 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
         if close is not None:
             with contextlib.suppress(Exception):
                 close()
+
+
+def _ended_info(ended: list[dict[str, Any]]) -> dict[str, Any]:
+    """The info of the deals that ended (each :meth:`BummerlVsBot._deal_over`'s): the last one's keys
+    (``outcome``, ``fault``) and ``outcomes``, every outcome in order; nothing if none ended."""
+    if not ended:
+        return {}
+    return {**ended[-1], "outcomes": [e["outcome"] for e in ended]}
 
 
 gymnasium.register(id=ENV_ID, entry_point="bummerl.adapters.gymnasium:BummerlVsBot")

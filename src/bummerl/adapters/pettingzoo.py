@@ -89,7 +89,12 @@ class DealEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
 
     def view(self, agent: str) -> View:
         """The agent's :class:`~bummerl.view.View` now: what a bummerl bot playing it is handed."""
-        self._started("observe")
+        return self._view(agent, "view")
+
+    def _view(self, agent: str, what: str) -> View:
+        self._started(what)
+        if agent not in AGENTS:
+            raise ValueError(f"unknown agent {agent!r} (the agents are {', '.join(AGENTS)})")
         return self.episode.view(AGENTS.index(agent))
 
     def _started(self, what: str) -> None:
@@ -103,7 +108,7 @@ class DealEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         return result
 
     def observe(self, agent: str) -> dict[str, Any]:
-        view = self.view(agent)
+        view = self._view(agent, "observe")
         return {"observation": encode(view), "action_mask": action_mask(view)}
 
     def step(self, action: int | None) -> None:
