@@ -137,7 +137,8 @@ def test_german_sixty_six_at_80x24_key_0_the_trump_line_the_log_and_the_score_sh
 ) -> None:
     terminal.start("small", f"{BUMMERL} play --dealer computer --delay 0 --level easy --rules sixty-six "
                             f"--cards german --deck '{SIXTY_SIX_DECK}'", size=SMALL)
-    screen = terminal.wait_for("small", "1-5,0 play", "g/6 claim", "Talon 12", "Trump Eichel", "q quit")
+    screen = terminal.wait_for("small", "1-5,0 play", "Talon 12", "Trump Eichel", "q quit")
+    assert "g/6 claim" not in screen  # Sixty-Six claims by itself: the footer does not offer it
     table = table_part(screen)
     assert "─ 0 ────╮" in table  # the sixth card, whole, inside the table
     assert "Sau" in table and "Herz" in table and "Laub" in table

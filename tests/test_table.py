@@ -228,3 +228,32 @@ def test_passing_after_the_last_trick_gives_the_last_trick_its_game_point() -> N
     assert passed[0].text in ("You pass", "Computer passes")
     assert table.events[-1].text.startswith(f"Deal 1: {table.name(outcome.winner)} win")
     assert "all cards were played; the last trick wins" in table.events[-1].text
+
+
+def test_the_exchange_explanation_when_the_face_up_card_is_the_trump_jack_itself() -> None:
+    # "you need the trump jack (J♣)" named a card nobody can ever hold (session 11's audit).
+    seats = (Seat("You"), Seat("Computer", FirstLegal()))
+    table = Table(Rules.preset("standard"), seats, seed=1, first_dealer=1,
+                  decks=[deck("QS KH QH JC QC KC JH AS TS TC AC JD QD KD TD AD TH JS AH KS")])
+    face_up = r"^the trump jack \(J♥\) is the face-up card: nothing to exchange$"
+    with pytest.raises(IllegalMove, match=face_up):
+        table.act(0, "exchange")
+
+
+def test_sixty_sixs_last_trick_tells_its_ten_points() -> None:
+    # The log said "+15" while the points rose by 25 (session 11's audit).
+    rules = Rules.preset("sixty-six").replace(auto_claim=False)
+    told = []
+    for seed in range(40):
+        table = Table(rules, (Seat("A", NeverClaims()), Seat("B", NeverClaims())), seed=seed)
+        table.run_bots()
+        deal = table.deal
+        if deal.closed_by >= 0 or deal.talon_size or deal.hands[0] or deal.hands[1]:
+            continue  # closed, or ended before the last trick
+        last = [e for e in table.events if e.kind == "trick"][-1]
+        points = last.data["points"]
+        assert last.data["bonus"] == 10
+        assert last.text.endswith(f"the trick (+{points}, +10 for the last trick)")
+        assert all("bonus" not in e.data for e in table.events if e.kind == "trick" and e is not last)
+        told.append(seed)
+    assert told  # the case was met

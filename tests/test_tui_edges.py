@@ -76,16 +76,34 @@ def test_in_sixty_six_key_0_plays_the_sixth_card_and_6_claims(tmp_path: Path) ->
     run(app, body)
 
 
-def test_in_schnapsen_the_footer_offers_1_to_5_and_key_0_does_nothing(tmp_path: Path) -> None:
+def test_in_schnapsen_the_footer_offers_1_to_5_and_key_0_says_why_it_plays_nothing(tmp_path: Path) -> None:
     app = BummerlApp(session(tmp_path), delay=0)
 
     async def body(pilot: Pilot[None]) -> None:
         footer = footer_line(app)
         assert "1-5 play" in footer and f"1-5,{SIXTH_CARD_KEY}" not in footer and "g/6 claim" in footer
+        assert "c close" in footer
         await press(pilot, app, SIXTH_CARD_KEY)
-        assert history(app) == []
+        assert history(app) == [] and "only Sixty-Six deals six" in status(app)
         await press(pilot, app, "6")
         assert history(app) == [] and "Not allowed" in status(app)
+        await press(pilot, app, "enter")  # the summary comes once the deal is over (it said nothing)
+        assert history(app) == [] and "once the deal is over" in status(app)
+
+    run(app, body)
+
+
+def test_the_footer_offers_close_and_claim_only_where_the_rules_allow_them_and_the_keys_say_why_not(
+        tmp_path: Path) -> None:
+    app = BummerlApp(session(tmp_path, rules=Rules.preset("vu")), delay=0)  # no closing, claims by itself
+
+    async def body(pilot: Pilot[None]) -> None:
+        footer = footer_line(app)
+        assert "c close" not in footer and "g/6 claim" not in footer and "x exchange" in footer
+        await press(pilot, app, "c")
+        assert history(app) == [] and "these rules do not allow closing the talon" in status(app)
+        await press(pilot, app, "g")
+        assert history(app) == [] and "66 is claimed automatically" in status(app)
 
     run(app, body)
 
@@ -470,5 +488,37 @@ def test_a_failed_save_is_said_on_screen_and_nothing_claims_the_game_is_saved(
         screen = screen_text(app)
         assert isinstance(app.screen, DealSummaryScreen)
         assert "could NOT be saved" in screen and "the game is saved" not in screen
+
+    run(app, body)
+
+
+def test_the_summary_points_tell_the_last_tricks_ten_and_marriages_that_never_counted() -> None:
+    # 68 points sat next to cards worth 58, and a marriage that never counted looked counted (session 11).
+    from bummerl.table import Seat, Table
+    from bummerl.tui.screens import points_cell
+    from helpers.arena_bots import NeverClaims
+
+    table = Table(Rules.preset("sixty-six").replace(auto_claim=False), (Seat("A", NeverClaims()),
+                  Seat("B", NeverClaims())), seed=0)
+    table.run_bots()
+    winner = [e for e in table.events if e.kind == "trick"][-1].seat
+    assert winner is not None
+    view = table.view(winner)
+    taken = sum(c.points for t in view.tricks if t.winner == winner for c in (t.lead, t.follow))
+    assert not any(e.kind == "marry" for e in table.events)  # this deal: cards and the last trick's 10
+    assert points_cell(view, table.events, winner).plain == f"{taken + 10} (+10 last trick)"
+    assert view.points[winner] == taken + 10
+
+
+def test_under_marriage_leads_king_the_status_asks_for_the_king_alone(tmp_path: Path) -> None:
+    # It said "the king or queen" where only the king may be led (session 11's audit).
+    rules = Rules.preset("soft").replace(marriage_leads_king=True)  # soft: a marriage before any trick
+    app = BummerlApp(session(tmp_path, rules=rules), delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await press(pilot, app, "m")  # K♥ Q♥, trumps: 40
+        assert "Lead the king of your marriage" in status(app)
+        await press(pilot, app, "2")  # Q♥
+        assert "after declaring a marriage you must lead K♥" in status(app) and "or Q♥" not in status(app)
 
     run(app, body)

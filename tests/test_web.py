@@ -112,6 +112,23 @@ def test_a_whole_deal_by_clicks_and_keys(browser: Any, server: ServerProcess) ->
     p.close()
 
 
+def test_under_marriage_leads_king_the_page_asks_for_the_king_alone(browser: Any,
+                                                                  server: ServerProcess) -> None:
+    # It said "the king or queen" where only the king may be led (session 11's audit of the terminal game).
+    game = server.post("/api/games", {"rules": {"preset": "standard", "marriage_leads_king": True},
+                                      "level": "medium", "seed": 1, "dealer": 1, "decks": [DECK]})
+    p = Page(browser, server)
+    page = p.page
+    page.goto(game["url"])
+    p.wait_my_turn(0)
+    page.click('[data-action="play AS"]')
+    p.wait_my_turn(1)
+    page.keyboard.press("m")  # the one marriage: hearts
+    expect(page.locator("#status")).to_contain_text("Lead the king of your marriage")
+    assert p.errors == []
+    p.close()
+
+
 def test_a_reload_mid_deal_continues_on_a_phone(browser: Any, server: ServerProcess) -> None:
     game = server.post("/api/games", {"rules": "sixty-six", "level": "easy", "seed": 7, "cards": "german"})
     p = Page(browser, server, 360, 740)

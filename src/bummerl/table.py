@@ -398,7 +398,10 @@ class Table:
             return f"with the talon {state} you must {rule}: {plays}"
         if why is Illegal.NO_TRUMP_LOW:
             name, rank = ("nine", Rank.NINE) if self.rules.sixty_six else ("jack", Rank.JACK)
-            return f"you need the trump {name} ({self.card(Card.of(rank, view.trump_suit))}) to exchange"
+            low = Card.of(rank, view.trump_suit)
+            if view.trump_card == low:
+                return f"the trump {name} ({self.card(low)}) is the face-up card: nothing to exchange"
+            return f"you need the trump {name} ({self.card(low)}) to exchange"
         words = _ILLEGAL_WORDS[why]
         return words if isinstance(words, str) else words.get(kind, f"{action} is not allowed now")
 
@@ -456,9 +459,13 @@ class Table:
             if len(deal.trick_log) > tricks_before:
                 trick = deal.trick_log[-1]
                 pts = trick.lead.points + trick.follow.points
-                extra = f" (+{pts})" if self.rules.open_tricks else ""
+                last = not (deal.hands[0] or deal.hands[1])
+                bonus = deal.bonus[trick.winner] if last else 0  # Sixty-Six's 10 for the last trick
+                extra = (f" (+{pts}{f', +{bonus} for the last trick' if bonus else ''})"
+                         if self.rules.open_tricks else "")
+                data = {"points": pts, **({"bonus": bonus} if bonus else {})}
                 out.append(Event("trick", f"{self._say(trick.winner, 'take', 'takes')} the trick{extra}",
-                                 trick.winner, n, {"points": pts}))
+                                 trick.winner, n, data))
                 if deal.talon_size == 0 and talon_before > 0 and deal.closed_by < 0:
                     text = "The talon is used up: from now on follow suit strictly"
                     out.append(Event("talon", text, None, n))

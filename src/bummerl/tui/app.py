@@ -76,9 +76,13 @@ class BummerlApp(App[None]):
         *[Binding(str(i + 1), f"play({i})", "play", show=False) for i in range(1, 5)],
         Binding(SIXTH_CARD_KEY, "play(5)", "play", show=False),
         Binding("x", "exchange", "exchange"),
+        # Close and claim are bound twice: shown in the footer only under rules that allow them (a close;
+        # claims by hand), live either way (the hidden twin explains why not).
         Binding("c", "close", "close"),
+        Binding("c", "close(0)", "close", show=False),
         Binding("m", "marry", "marry"),
         Binding("g,6", "claim", "claim", key_display="g/6"),
+        Binding("g,6", "claim(0)", "claim", show=False),
         Binding("p", "pass_", "pass", show=False),
         Binding("s", "score_sheet", "scores"),
         Binding("enter,n", "next", "next deal", key_display="⏎", show=False),
@@ -374,7 +378,8 @@ class BummerlApp(App[None]):
         if not view.hand:  # all cards are played: only a claim or a pass is left
             self.status("All cards are played: claim 66 (g) if you have it, or pass (p)")
         elif view.married >= 0:
-            self.status(Text.assemble("Lead the king or queen of your marriage (",
+            due = "king" if table.rules.marriage_leads_king else "king or queen"
+            self.status(Text.assemble(f"Lead the {due} of your marriage (",
                                       suit_text(view.married, self.card_style), ")",
                                       " — or claim 66 with g" if CLAIM in view.legal_actions else ""))
         elif view.lead_card is not None:
@@ -498,15 +503,19 @@ class BummerlApp(App[None]):
     # ------------------------------------------------------------------ keys and clicks
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Every key stays live (an illegal one is explained in the status line); "next deal" is greyed
-        out while a deal is being played; the sixth card's key exists only in Sixty-Six."""
-        if action == "next":
-            return True if self.session.table.phase != "playing" else None
-        sixty_six = self.session.table.rules.sixty_six
-        if action == "play" and parameters in ((0,), (5,)):  # the sixth card; the footer's "1-5"
-            return sixty_six if parameters == (5,) else not sixty_six
+        """Every key stays live (an illegal one is explained in the status line); of a key bound twice, the
+        binding the footer should show under these rules: "1-5" or "1-5,0", close and claim only where
+        the rules allow them."""
+        rules = self.session.table.rules
+        sixty_six = rules.sixty_six
+        if action == "play" and parameters == (0,):  # the footer's "1-5"
+            return not sixty_six
         if action == "play_card":  # the footer's "1-5,0"
             return sixty_six
+        if action == "close":
+            return rules.allow_close == (parameters == ())
+        if action == "claim":
+            return (not rules.auto_claim) == (parameters == ())
         return True
 
     def _hand(self) -> list[Card]:
@@ -515,6 +524,9 @@ class BummerlApp(App[None]):
     def action_play(self, slot: int) -> None:
         """Play the card in a hand position (or choose it for a marriage)."""
         hand = self._hand()
+        if slot == 5 and not self.session.table.rules.sixty_six:
+            self.status(f"{SIXTH_CARD_KEY} plays a sixth card: only Sixty-Six deals six", error=True)
+            return
         if slot >= len(hand):
             self.status(f"You have no card {slot + 1 if slot < 5 else 'in place 6'}", error=True)
             return
@@ -553,11 +565,11 @@ class BummerlApp(App[None]):
         """Exchange the trump jack (nine) for the face-up trump card."""
         self.human_act(EXCHANGE)
 
-    def action_close(self) -> None:
+    def action_close(self, _shown: int = 1) -> None:
         """Close the talon."""
         self.human_act(CLOSE)
 
-    def action_claim(self) -> None:
+    def action_claim(self, _shown: int = 1) -> None:
         """Claim 66."""
         self.human_act(CLAIM)
 
@@ -596,6 +608,7 @@ class BummerlApp(App[None]):
         """Show the summary of a finished deal (the next deal follows it)."""
         table = self.session.table
         if table.phase == "playing":
+            self.status("Enter shows the deal's summary once the deal is over", error=True)
             return
         self.push_screen(self._summary(), self._summary_closed)
 

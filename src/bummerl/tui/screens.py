@@ -172,6 +172,31 @@ class ScoreSheetScreen(Dialog[None]):
         self.dismiss(None)
 
 
+def points_cell(view: View, events: Sequence[Event], seat: int) -> Text:
+    """A seat's points in a deal's summary, with what they hold besides the cards taken: its marriages
+    (and how much of them never counted) and Sixty-Six's 10 for the last trick.
+
+    >>> from bummerl.bots.random_bot import RandomBot
+    >>> from bummerl.rules import Rules
+    >>> from bummerl.table import Seat, Table
+    >>> table = Table(Rules.preset("vu"), (Seat("A", RandomBot(59)), Seat("B", RandomBot(60))), seed=59)
+    >>> _ = table.run_bots()  # B declared 20, and won no trick after it (vu counts it only then)
+    >>> points_cell(table.view(1), table.events, 1).plain
+    '55 (20; 20 not counted)'
+    """
+    marriages = [str(e.data["value"]) for e in events if e.kind == "marry" and e.seat == seat]
+    bonus = sum(e.data.get("bonus", 0) for e in events if e.kind == "trick" and e.seat == seat)
+    notes = ["+".join(marriages)] if marriages else []
+    if view.pending[seat]:
+        notes.append(f"{view.pending[seat]} not counted")
+    if bonus:
+        notes.append(f"+{bonus} last trick")
+    cell = Text(str(view.points[seat]))
+    if notes:
+        cell.append(f" ({'; '.join(notes)})", style="dim")
+    return cell
+
+
 class DealSummaryScreen(Dialog[None]):
     """Both sides' tricks and points, how the deal ended, the cards left in hand, and the score sheet.
 
@@ -210,6 +235,9 @@ class DealSummaryScreen(Dialog[None]):
                 s = "s" if data["game_points"] != 1 else ""
                 who = _says(names[winner], "win", "wins")
                 head = f"Deal {number}: {who} {data['game_points']} game point{s}"
+            ended = [e for e in self.events if e.kind == "game_over"]
+            if ended:  # in the title too: the score sheet below may not fit the window
+                head += f" — {_says(names[ended[-1].data['winner']], 'win', 'wins')} the Bummerl"
             yield Label(head, classes="title")
             with VerticalScroll():
                 yield Static(Text.assemble(("Why: ", "bold"), data["why"]))
@@ -223,12 +251,8 @@ class DealSummaryScreen(Dialog[None]):
                 grid.add_column("cards taken", ratio=1)
                 for seat in (HUMAN, COMPUTER):
                     taken = [c for t in view.tricks if t.winner == seat for c in (t.lead, t.follow)]
-                    marriages = [str(e.data["value"]) for e in this_deal
-                                 if e.kind == "marry" and e.seat == seat]
-                    pts = Text(str(view.points[seat]))
-                    if marriages:
-                        pts.append(f" ({'+'.join(marriages)})", style="dim")
-                    grid.add_row(names[seat], str(view.tricks_won[seat]), pts, _cards(taken, style))
+                    grid.add_row(names[seat], str(view.tricks_won[seat]), points_cell(view, this_deal, seat),
+                                 _cards(taken, style))
                 yield Static(grid)
                 if any(view.revealed_hands):
                     yield Static(Text.assemble(
@@ -240,7 +264,6 @@ class DealSummaryScreen(Dialog[None]):
                     yield Static(Text(f"{names[view.closed_by]} closed the talon.", style="dim"))
                 yield Label("Score sheet", classes="caption")
                 yield Static(score_sheet(self.events, names))
-                ended = [e for e in self.events if e.kind == "game_over"]
                 if ended:
                     who = names[ended[-1].data["winner"]]
                     yield Static(Text(f"{_says(who, 'win', 'wins')} the Bummerl!", style="bold green"))
@@ -325,8 +348,7 @@ class GameOverScreen(Dialog[None]):
     """The end of the Bummerl: the score sheet, where you lost game points (your choices the analysis rated
     worst), and a new game if the app can start one."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.quit_game", "quit"),
+    BINDINGS: ClassVar[list[BindingType]] = [  # q quits (Dialog's); Esc does not: it means "back"
         Binding("n", "app.play_again", "play again"),
         Binding("s", "app.score_sheet", "score sheet"),
     ]

@@ -386,7 +386,9 @@ function prompt() {
   if (!acts.length) return setStatus("");
   if (acts.includes("pass")) return setStatus("All cards are played: claim 66 (g) if you have it, or pass (p)");
   if (deal.married) {
-    return setStatus(`Lead the king or queen of your marriage (${suitName(deal.married, style())})${acts.includes("claim") ? " — or claim 66 (g)" : ""}`);
+    // Only the king when the rules say a marriage leads its king: the legal plays tell.
+    const due = acts.filter((a) => a.startsWith("play ")).length > 1 ? "king or queen" : "king";
+    return setStatus(`Lead the ${due} of your marriage (${suitName(deal.married, style())})${acts.includes("claim") ? " — or claim 66 (g)" : ""}`);
   }
   if (marryMode) return setStatus("Which marriage? Press the number of its king or queen, or click it (Esc cancels)");
   const keys = deal.hand.length > 5 ? "1–5, 0" : `1–${deal.hand.length}`;
