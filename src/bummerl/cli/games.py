@@ -23,7 +23,12 @@ _ID = typer.Argument(metavar="ID", help="The game (an id or its start).")
 
 
 def _score(score: tuple[int, int]) -> str:
-    return f"{score[0]}:{score[1]}"
+    """The game points each seat still needs, as the game shows them: a winner who went past 7 needs 0.
+
+    >>> _score((6, -1))
+    '6:0'
+    """
+    return f"{max(score[0], 0)}:{max(score[1], 0)}"
 
 
 @games_app.callback()
