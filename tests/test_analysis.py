@@ -10,9 +10,10 @@ import pytest
 
 from bummerl import Action, Card, Deal, Rules, View
 from bummerl.analysis import Analysis, AnalysisError, analyse
+from bummerl.bots.inference import rules_weight
 from bummerl.engine import Outcome
 from bummerl.puzzle import Puzzle
-from bummerl.search.worlds import count_worlds, iter_worlds
+from bummerl.search.worlds import count_worlds, iter_worlds, worlds
 
 PUZZLES = Path(__file__).parent / "puzzles"
 TOMPA_1 = Puzzle.parse("tompa CTK.DAK.HQ/?CQJ.DTQJ.HT 1 QS 0 28/27 2/2")
@@ -156,3 +157,20 @@ def test_every_legal_action_is_valued_in_every_world(monkeypatch: pytest.MonkeyP
     analyse(TOMPA_1, solver=counting)
     assert len(calls) == 6
     assert all(set(c) == set(calls[0]) for c in calls)
+
+
+def test_a_views_analysis_leaves_out_the_worlds_the_opponents_strict_follows_ruled_out() -> None:
+    # Hearts are trump; player 0 closes and leads J♥, player 1 answers A♦: it holds no heart. 91 of the 126
+    # placements gave it one, and they changed the best move (session 11's audit).
+    deck = "JH TC AH AS AC KD KH QC TD JC KC KS AD JS QS QH JD TH TS QD"
+    deal = Deal.from_deck(Rules.preset("standard"), deck, dealer=1)
+    for text in ("play TD", "play AS", "play AH", "play KC", "close", "play JH", "play AD"):
+        deal.apply(Action.parse(text))
+    view = View.of(deal, 0)
+    result = analyse(view)
+    assert (result.exact, result.worlds, result.total_worlds) == (True, 35, 126)
+    assert str(result.best.action) == "play QC" and result.best.mean == 0.0
+    hearts = sum(1 << (2 * 6 + r) for r in range(6))
+    assert all(not w.hands[1] & hearts for w in worlds(view, weight=rules_weight(view)).deals)
+    everything = analyse(view, weight=lambda world: 1.0)  # a weight of one's own replaces the default
+    assert everything.worlds == 126 and str(everything.best.action) == "play TC"

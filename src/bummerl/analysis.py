@@ -1,10 +1,12 @@
 """Analysis: "what should I play here, and what is each action worth?" for one seat's view or a puzzle.
 
 Every legal action of the seat to move is tried in every world (every placement of the unseen cards,
-see :mod:`bummerl.search.worlds`) and valued by open-card play from there on (the perfect-information
-solver, each side knowing all cards). Per action: the mean game points over the worlds, the share of
-worlds where it wins (value above 0), the worst case, and, when the worlds were sampled, a 95%
-confidence interval on the mean. Actions come best first (by the mean).
+see :mod:`bummerl.search.worlds`, less those the rules have ruled out: for a view, a world where the
+opponent held a card it would have had to play on a strict follow; nothing is guessed from its style) and
+valued by open-card play from there on (the perfect-information solver, each side knowing all cards). Per
+action: the mean game points over the worlds, the share of worlds where it wins (value above 0), the worst
+case, and, when the worlds were sampled, a 95% confidence interval on the mean. Actions come best first
+(by the mean).
 
 In a Bummerl (a view with a score), each action also gets the chance to win the Bummerl: in each world the
 deal's result is worth the chance to win the Bummerl from the score it leaves
@@ -168,12 +170,18 @@ def analyse(
     """Value every legal action of the seat to move over the worlds of ``source`` (a view or a puzzle).
 
     ``samples``/``seed``/``weight``/``exact_limit`` choose the worlds as :func:`~bummerl.search.worlds.worlds`
-    does; ``solver`` values the actions of one world (the open-card solver by default).
+    does (a view's default weight drops the worlds its opponent's strict follows rule out,
+    :func:`bummerl.bots.inference.rules_weight`); ``solver`` values the actions of one world (the
+    open-card solver by default).
     A view with a Bummerl score also gets each action's chance to win the Bummerl (``bummerl_win``).
     Raises :class:`AnalysisError` when the deal is over or another seat is to move.
     """
     _check_turn(source)
     solve = solver or _default_solver()
+    if weight is None and isinstance(source, View):
+        from bummerl.bots.inference import rules_weight
+
+        weight = rules_weight(source)
     ws = worlds(source, samples, seed, weight=weight, exact_limit=exact_limit)
     if not ws.deals:
         raise AnalysisError("no world is left: the weight function gave every world weight 0")

@@ -216,18 +216,12 @@ def world_weight(view: View) -> Callable[[Deal], float]:
     """
     ev = evidence(view)
     opp = ev.opponent
-    checked: dict[tuple[int, int], bool] = {}
+    possible = _follows_possible(ev)
 
     def weight(world: Deal) -> float:
         hand = world.hands[opp]
-        for f in ev.follows:
-            then = hand | f.later | (1 << f.follow)
-            key = (then, f.lead)
-            ok = checked.get(key)
-            if ok is None:
-                ok = checked[key] = follow_was_legal(ev.rules, ev.trump, then, f.lead, f.follow)
-            if not ok:
-                return 0.0
+        if not possible(hand):
+            return 0.0
         w = 1.0
         for m in ev.missed:
             pool = hand | m.played
@@ -245,6 +239,38 @@ def world_weight(view: View) -> Callable[[Deal], float]:
         return w
 
     return weight
+
+
+def rules_weight(view: View) -> Callable[[Deal], float]:
+    """What is certain, nothing guessed: 0 for a world the opponent's strict follows rule out (it did not
+    head, follow suit or trump where the rules made it, so it held no such card then), else 1.
+
+    >>> from bummerl import Deal, Rules
+    >>> deal = Deal.random(Rules.preset("standard"), 2)
+    >>> rules_weight(View.of(deal, 0))(deal)
+    1.0
+    """
+    ev = evidence(view)
+    possible = _follows_possible(ev)
+    return lambda world: 1.0 if possible(world.hands[ev.opponent]) else 0.0
+
+
+def _follows_possible(ev: Evidence) -> Callable[[int], bool]:
+    """Whether the opponent's hand now (a card mask) fits every strict follow it made (memoised)."""
+    checked: dict[tuple[int, int], bool] = {}
+
+    def possible(hand: int) -> bool:
+        for f in ev.follows:
+            then = hand | f.later | (1 << f.follow)
+            key = (then, f.lead)
+            ok = checked.get(key)
+            if ok is None:
+                ok = checked[key] = follow_was_legal(ev.rules, ev.trump, then, f.lead, f.follow)
+            if not ok:
+                return False
+        return True
+
+    return possible
 
 
 def tilt_context(view: View) -> str | None:

@@ -332,6 +332,9 @@ def _show_analysis(console: Console, label: str, seat: str, result: Analysis) ->
 
     if result.exact and result.worlds == 1:
         how = "exact: every card is known"
+    elif result.exact and result.worlds < result.total_worlds:
+        how = (f"exact over the {result.worlds} placements of the unseen cards the opponent's play left "
+               f"possible (of {result.total_worlds})")
     elif result.exact:
         how = f"exact over all {result.worlds} placements of the unseen cards"
     else:
