@@ -340,3 +340,53 @@ def test_an_answer_the_hardened_json_reader_refuses_is_one_clear_error(answer: s
     with pytest.raises(ExternalBotError, match="malformed JSON answer") as err:
         parse_answer(answer)
     assert why in str(err.value)
+
+
+def test_a_stop_while_waiting_for_the_program_to_exit_still_kills_its_group(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C in an arena worker arrived during close's second of grace, before the group was killed, and
+    # a bot that takes its time after bye outlived the arena (session 11's audit).
+    import bummerl.bots.external as external
+
+    pids = tmp_path / "pids"
+    spec = write_bot(tmp_path, "answer(msg['legal'][0])",
+                     on_hello=f"{SPAWN.format(pids=str(pids))}; answer({{'name': 'x'}})")
+    bot = ExternalBot(spec[4:])
+    deal = Deal.random(Rules.preset("standard"), 1)
+    bot.choose(View.of(deal, deal.to_move))
+    proc = bot._proc
+    assert proc is not None
+    child = int(pids.read_text().split()[0])
+
+    def stopped(pid: int, grace: float) -> None:
+        raise KeyboardInterrupt  # as the worker's signal handler raises its stop
+
+    monkeypatch.setattr(external, "_wait_exit", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        bot.close()
+    assert _gone(proc.pid) and _gone(child) and bot._proc is None
+
+
+def test_a_chunk_stopped_while_closing_one_bot_still_stops_the_other() -> None:
+    from bummerl.arena import match
+
+    closed: list[str] = []
+
+    class Slow:
+        def close(self) -> None:
+            closed.append("a close")
+            raise KeyboardInterrupt
+
+        def kill(self) -> None:
+            closed.append("a kill")
+
+    class Other:
+        def close(self) -> None:
+            closed.append("b close")
+
+        def kill(self) -> None:
+            closed.append("b kill")
+
+    with pytest.raises(KeyboardInterrupt):
+        match.close_bots((Slow(), Other()), done=True)
+    assert closed == ["a close", "b kill"]  # the other at once, as when the chunk is stopped

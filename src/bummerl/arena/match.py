@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any, Literal
@@ -257,6 +257,23 @@ def _book(out: ChunkResult, a_seat: int, result: DealResult) -> None:
             out.faults.append(Fault(slot, number, result.fault or ""))
 
 
+def close_bots(bots: Sequence[object], done: bool) -> None:
+    """Close a chunk's bots: ``close`` when the chunk is ``done``, else (stopped or interrupted) ``kill`` at
+    once, an outside program and its children, with no goodbye. A stop that interrupts one close (Ctrl-C
+    in its second of grace) still stops the others, at once, and is raised after."""
+    interrupted: BaseException | None = None
+    for bot in bots:
+        close = getattr(bot, "close" if done else "kill", None) or getattr(bot, "close", None)
+        if close is None:
+            continue
+        try:
+            close()
+        except BaseException as err:
+            interrupted, done = interrupted or err, False
+    if interrupted is not None:
+        raise interrupted
+
+
 def play_chunk(task: Task) -> ChunkResult:
     """Play one chunk: make the two bots, play every game of it, close the bots (a worker's job)."""
     start = time.perf_counter()
@@ -289,11 +306,7 @@ def play_chunk(task: Task) -> ChunkResult:
                     out.lengths.append(len(results))
         done = True
     finally:
-        for bot in (bot_a, bot_b):
-            # stopped or interrupted: ``kill`` at once (an outside program and its children), no goodbye
-            close = getattr(bot, "close" if done else "kill", None) or getattr(bot, "close", None)
-            if close is not None:
-                close()
+        close_bots((bot_a, bot_b), done)
     for slot, clocks_ in enumerate((clocks_a, clocks_b)):
         out.decisions[slot] = len(clocks_)
         add_samples(out.times[slot], clocks_)

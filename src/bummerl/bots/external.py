@@ -244,23 +244,25 @@ class ExternalBot:
         whole process group is killed, before the program is reaped so that the group id is still its own.
         """
         proc = self._proc
-        if proc is not None:
-            if grace > 0 and hasattr(os, "waitid"):
+        try:
+            if proc is not None and grace > 0 and hasattr(os, "waitid"):
                 _wait_exit(proc.pid, grace)
-            elif grace > 0:  # no waitid (macOS before Python 3.13): reap first; the group id stays in use
-                with contextlib.suppress(subprocess.TimeoutExpired):  # while the group has members
-                    proc.wait(grace)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            self._read_stderr(block=False)
-            for pipe in (proc.stdin, proc.stdout, proc.stderr):
-                if pipe is not None:
-                    with contextlib.suppress(OSError):
-                        pipe.close()
-            self._stderr_open = False
-        self._proc = None
-        self._dead = why
+            elif proc is not None and grace > 0:  # no waitid (macOS before Python 3.13): reap first; the
+                with contextlib.suppress(subprocess.TimeoutExpired):  # group id stays in use while the
+                    proc.wait(grace)  # group has members
+        finally:  # also when the wait is interrupted (Ctrl-C in a worker): nothing it started outlives it
+            if proc is not None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                self._read_stderr(block=False)
+                for pipe in (proc.stdin, proc.stdout, proc.stderr):
+                    if pipe is not None:
+                        with contextlib.suppress(OSError):
+                            pipe.close()
+                self._stderr_open = False
+            self._proc = None
+            self._dead = why
 
     def _read_stderr(self, block: bool) -> None:
         """Move what the program wrote to standard error into the bounded tail (``block``: until it closes
