@@ -92,3 +92,19 @@ def test_deal_mode_means_are_taken_over_deck_pairs() -> None:
     line = summarize(rec).lines[0]
     assert line.net_per_deal.value == 0.5
     assert line.net_per_deal.high - 0.5 == pytest.approx(12.7062 * 0.5, abs=1e-3)
+
+
+def test_a_bots_label_is_printed_as_it_is_never_as_markup_or_an_emoji(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    # "cmd:fire" was printed as "cmd🔥" and "[bold]" taken as a style (session 11's audit).
+    import shutil
+    import sys
+    from pathlib import Path
+
+    bot = tmp_path / "fire"
+    shutil.copy(Path(__file__).resolve().parent.parent / "examples" / "random_bot.py", bot)
+    result = run_arena(ArenaConfig(("random", f"cmd:{sys.executable} {bot}"), Rules.preset("standard"),
+                                   seed=1, deals=2))
+    print_report(result)  # its title: "random vs cmd:fire: 2 deals ..."
+    out = capsys.readouterr().out
+    assert "random vs cmd:fire: 2 deals" in out and "🔥" not in out

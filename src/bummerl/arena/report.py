@@ -25,7 +25,7 @@ from rich.text import Text
 from bummerl.arena.match import FORFEIT_POINTS
 from bummerl.arena.results import ArenaResult, BotLine, Interval, PairingSummary, Standing
 
-__all__ = ["print_report", "render", "to_csv", "to_json"]
+__all__ = ["print_report", "render", "report_console", "to_csv", "to_json"]
 
 
 def _num(x: float, digits: int = 3) -> float | None:
@@ -213,11 +213,20 @@ def render(result: ArenaResult) -> RenderableType:
     return Group(*parts)
 
 
+def report_console() -> Console:
+    """The console reports print to: standard output, at least 120 columns wide when it is no terminal,
+    and no Rich markup or emoji codes read in the text (a bot's label is its author's: ``cmd:fire`` is not
+    an emoji, ``[bold]`` not a style).
+
+    >>> report_console().render_str("cmd:fire [bold]x[/bold]").plain
+    'cmd:fire [bold]x[/bold]'
+    """
+    console = Console(markup=False, emoji=False, highlight=False)
+    if not console.is_terminal:
+        console = Console(width=max(120, console.width), markup=False, emoji=False, highlight=False)
+    return console
+
+
 def print_report(result: ArenaResult, console: Console | None = None) -> None:
-    """Print the Rich report (to standard output unless a console is given; at least 120 columns wide
-    when not printing to a terminal)."""
-    if console is None:
-        console = Console()
-        if not console.is_terminal:
-            console = Console(width=max(120, console.width))
-    console.print(render(result))
+    """Print the Rich report (to :func:`report_console` unless a console is given)."""
+    (console or report_console()).print(render(result))

@@ -32,6 +32,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from bummerl.arena.report import report_console
 from bummerl.arena.report import to_json as arena_json
 from bummerl.arena.results import ArenaResult, PairingRecord
 from bummerl.arena.stats import bradley_terry
@@ -227,12 +228,8 @@ def render(result: TournamentResult) -> RenderableType:
 
 
 def print_tournament(result: TournamentResult, console: Console | None = None) -> None:
-    """Print the tables (to standard output unless a console is given)."""
-    if console is None:
-        console = Console()
-        if not console.is_terminal:
-            console = Console(width=max(120, console.width))
-    console.print(render(result))
+    """Print the tables (to :func:`~bummerl.arena.report.report_console` unless a console is given)."""
+    (console or report_console()).print(render(result))
 
 
 def to_json(result: TournamentResult) -> dict[str, Any]:
