@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import sys
 
 import pytest
@@ -81,3 +82,18 @@ def test_mistakes_exit_2_with_one_line(args: list[str], message: str) -> None:
     code, out, err = run(*args)
     assert code == 2 and out == ""
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("command", [["arena", "random", "random"], ["arena", "random", "random", "--json"],
+                                     ["tournament", "random", "heuristic"]])
+def test_results_that_cannot_be_written_are_one_line_not_a_traceback(command: list[str]) -> None:
+    # A full disk (/dev/full) printed a traceback (session 11's audit).
+    import subprocess
+
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-c", "from bummerl.cli import main; main()", *command,
+                               "--deals", "4", "--quiet"], stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr == "error: cannot write the results: No space left on device\n"

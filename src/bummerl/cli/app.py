@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
 from typing import NoReturn
 
 import typer
@@ -30,6 +34,21 @@ def _root(
                                  callback=_show_version),
 ) -> None:
     """Schnapsen and Sixty-Six: play, replay, solve, analyse and pit bots against each other."""
+
+
+@contextlib.contextmanager
+def results_out() -> Iterator[None]:
+    """Write results to standard output: a reader that stopped listening (``| head``) ends the command
+    quietly; any other failure to write (a full disk) is one line, exit 2."""
+    try:
+        yield
+        sys.stdout.flush()
+    except OSError as err:
+        with contextlib.suppress(OSError):  # what is left unwritten goes nowhere, not to an exit traceback
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        if isinstance(err, BrokenPipeError):
+            raise typer.Exit(0) from None
+        fail(f"cannot write the results: {err.strerror or err}")
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bummerl.cli.app import app, fail, parse_rule_overrides
+from bummerl.cli.app import app, fail, parse_rule_overrides, results_out
 
 if TYPE_CHECKING:
     from bummerl.arena import ArenaConfig, ArenaResult
@@ -128,12 +128,13 @@ def run_or_fail(config: ArenaConfig, quiet: bool,
 def _print(result: ArenaResult, as_json: bool, as_csv: bool) -> None:
     from bummerl.arena import print_report, to_csv, to_json
 
-    if as_json:
-        typer.echo(json.dumps(to_json(result), indent=2))
-    elif as_csv:
-        typer.echo(to_csv(result), nl=False)
-    else:
-        print_report(result)
+    with results_out():
+        if as_json:
+            typer.echo(json.dumps(to_json(result), indent=2))
+        elif as_csv:
+            typer.echo(to_csv(result), nl=False)
+        else:
+            print_report(result)
 
 
 def _run_with_progress(config: ArenaConfig) -> ArenaResult:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bummerl.cli.app import app, fail
+from bummerl.cli.app import app, fail, results_out
 from bummerl.cli.arena import (
     Anchor,
     AsJson,
@@ -71,9 +71,10 @@ def _print(result: ArenaResult, resamples: int, as_json: bool, as_csv: bool) -> 
     from bummerl.arena.tournament import tournament as rate
 
     table = rate(result, resamples)
-    if as_json:
-        typer.echo(json.dumps(to_json(table), indent=2))
-    elif as_csv:
-        typer.echo(to_csv(table), nl=False)
-    else:
-        print_tournament(table)
+    with results_out():
+        if as_json:
+            typer.echo(json.dumps(to_json(table), indent=2))
+        elif as_csv:
+            typer.echo(to_csv(table), nl=False)
+        else:
+            print_tournament(table)
