@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -142,6 +143,9 @@ def test_without_a_seed_every_run_draws_a_fresh_secret_root_and_reports_it() -> 
         ({"anchor": "nobody"}, "anchor 'nobody' is not one of the bots"),
         ({"bots": ("random", "nobody")}, "unknown bot 'nobody'"),
         ({"bots": ("random", "cmd:no-such-program-here --x")}, "cannot find the program 'no-such-program"),
+        # A program of this folder named as on the PATH passed the check and forfeited every deal (session
+        # 11's audit; a file that is not executable too: see below).
+        ({"bots": ("random", "cmd:README.md")}, r"\(a program in this folder is written \./README\.md\)$"),
     ],
 )
 def test_settings_that_cannot_work_are_refused_in_one_line(changes: dict[str, Any], message: str) -> None:
@@ -149,3 +153,11 @@ def test_settings_that_cannot_work_are_refused_in_one_line(changes: dict[str, An
     with pytest.raises(ArenaError, match=message) as err:
         run_arena(ArenaConfig(**fields))
     assert "\n" not in str(err.value)
+
+
+def test_a_file_that_is_not_executable_is_refused_as_a_bots_program(tmp_path: Path) -> None:
+    program = tmp_path / "bot.py"
+    program.write_text("print('hello')\n")
+    program.chmod(0o644)
+    with pytest.raises(ArenaError, match=r"bot\.py' of bot .* \(it is not executable\)$"):
+        run_arena(ArenaConfig(bots=("random", f"cmd:{program}"), rules=VU, deals=2))

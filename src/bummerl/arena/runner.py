@@ -100,6 +100,18 @@ class ArenaConfig:
         return self.deals if self.bummerls is None else self.bummerls
 
 
+def _startable(program: str) -> bool:
+    """Whether a program can be started as a command's first word: a bare name is looked up on the PATH
+    (as the bot's start does, not in this folder), a path must be an executable file.
+
+    >>> _startable("sh"), _startable("/etc/passwd"), _startable("no-such-program-here")
+    (True, False, False)
+    """
+    if os.sep not in program and (os.altsep is None or os.altsep not in program):
+        return shutil.which(program) is not None
+    return os.path.isfile(program) and os.access(program, os.X_OK)
+
+
 def _check(config: ArenaConfig) -> tuple[str, ...]:
     """Validate the settings and the bots; return the display labels."""
     if len(config.bots) < 2:
@@ -135,8 +147,12 @@ def _check(config: ArenaConfig) -> tuple[str, ...]:
         except Exception as err:
             raise ArenaError(f"cannot make bot {spec!r}: {type(err).__name__}: {err}") from None
         argv = getattr(bot, "argv", None)
-        if isinstance(argv, list) and argv and shutil.which(argv[0]) is None and not os.path.isfile(argv[0]):
-            raise ArenaError(f"cannot find the program {argv[0]!r} of bot {spec!r}")
+        if isinstance(argv, list) and argv and not _startable(argv[0]):
+            program = argv[0]
+            why = ("" if not os.path.isfile(program)
+                   else f" (a program in this folder is written ./{program})" if os.sep not in program
+                   else " (it is not executable)")
+            raise ArenaError(f"cannot find the program {program!r} of bot {spec!r}{why}")
         close = getattr(bot, "close", None)
         if close is not None:
             close()
