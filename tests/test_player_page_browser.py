@@ -256,3 +256,18 @@ def test_the_friend_page_keeps_the_players_key_when_the_server_fails_and_forgets
     assert tab.evaluate(stored) is None
     tab.context.close()
     assert errors == []
+
+
+def test_an_invitation_made_on_localhost_warns_that_a_friend_cannot_open_its_link(browser: Any,
+                                                                                  games: Any) -> None:
+    # The link is made from the address the page was opened by (session 11's audit of the README).
+    server, made = games
+    errors: list[str] = []
+    tab = _tab(browser, server, made["cid"], errors)
+    tab.goto(server.url + "/friend")
+    expect(tab.locator("#invite-form")).to_be_visible()
+    tab.locator("#invite-form").evaluate("form => form.requestSubmit()")
+    expect(tab.locator("#online-status")).to_contain_text("which a friend's computer cannot reach")
+    assert "127.0.0.1" in (tab.locator("#invite-link").input_value() or "")
+    tab.context.close()
+    assert errors == []

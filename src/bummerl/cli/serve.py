@@ -82,7 +82,10 @@ def serve(
         fail(f"cannot serve on {host}:{port}: {err.strerror or err}")
     except StoreError as err:
         fail(str(err))
-    url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+    shown = host
+    if host in ("0.0.0.0", "::") and (lan := _network_address()) is not None:
+        shown = lan  # every address of this computer: the one friends on the network reach it by
+    url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
     web = create_app(workers=workers or DEFAULT_WORKERS, limits=limits, away_after=away_after)
     config = uvicorn.Config(web, host=host, port=port,
                             log_level="warning", access_log=False, ws_max_size=WS_MAX_SIZE,
@@ -94,6 +97,9 @@ def serve(
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     typer.echo(f"bummerl is serving the web game at {url}  (Ctrl-C stops it)")
+    if shown != host:
+        typer.echo(f"Friends on your network open {url}friend (open it there yourself too: the invitation "
+                   "links are made from the address your browser uses)")
     if open_browser:
         def open_when_up() -> None:
             while not server.started and not server.should_exit:
@@ -104,6 +110,18 @@ def serve(
     server.run()
     if not server.started:
         fail(f"cannot serve on {host}:{port}")
+
+
+def _network_address() -> str | None:
+    """This computer's address on its network (the one its default route leaves by), or None without a
+    network. Nothing is sent: connecting a UDP socket only chooses the route."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1 (RFC 5737): never a real host
+            address: str = probe.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("0.") else address
 
 
 def _check_port(host: str, port: int) -> None:

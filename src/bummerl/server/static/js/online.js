@@ -121,7 +121,11 @@ async function createInvitation(event) {
     $("play-link").href = answer.url;
     $("invite-made").hidden = false;
     $("online").dataset.state = "invited";
-    status("Invitation made.");
+    // The link is made from the address this page was opened by: "localhost" reaches nobody else.
+    const local = ["localhost", "127.0.0.1", "0.0.0.0", "[::1]", "[::]"].includes(location.hostname);
+    status(local ? "Invitation made — but this link names this computer as " + location.hostname + ", which a "
+      + "friend's computer cannot reach: serve with --host 0.0.0.0 and open this page by the network address "
+      + "bummerl serve prints." : "Invitation made.", local);
   } catch (err) {
     status(err.message, true);
   }
