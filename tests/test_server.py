@@ -417,3 +417,29 @@ def test_a_seat_socket_that_opens_while_the_last_one_closes_joins_the_game_the_h
     listeners, tables = asyncio.run(race())
     assert listeners == 2  # A and C at the one live table (A was at an orphan, C alone at the live one)
     assert tables == 0  # and once both closed, it was put away
+
+
+def test_serve_on_every_address_prints_the_one_friends_reach(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # It printed http://0.0.0.0:8000/, and invitation links made from that address reach nobody.
+    import socket
+
+    import uvicorn
+    from typer.testing import CliRunner
+
+    import bummerl.cli.serve as serve_cli
+    from bummerl.cli import app
+
+    def run(self: uvicorn.Server) -> None:
+        self.started = True  # as if it had served and been stopped
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr(serve_cli, "_network_address", lambda: "10.9.8.7")
+    monkeypatch.setenv("BUMMERL_HOME", str(tmp_path))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = CliRunner().invoke(app, ["serve", "--host", "0.0.0.0", "--port", str(port)])
+    assert result.exit_code == 0, result.output
+    assert f"serving the web game at http://10.9.8.7:{port}/" in result.output
+    assert f"Friends on your network open http://10.9.8.7:{port}/friend" in result.output
