@@ -46,18 +46,17 @@ CLASSES = {
 
 
 def make(spec: str, seed: int) -> Bot:
-    """A bot from ``name`` or ``name:key=value,...`` (values are Python literals)."""
+    """A bot from ``name`` or ``name:key=value,...``: a registered bot name with the options its factory
+    takes (as ``bummerl arena`` reads them), or one of :data:`CLASSES` or a dotted class path, whose
+    options are Python literals passed to the class."""
     import importlib
 
     name, _, args = spec.partition(":")
     if name not in CLASSES and "." not in name:
-        if args:
-            raise SystemExit(f"{name!r} takes no options here; give a class ({', '.join(CLASSES)}) or a "
-                             "dotted class path to pass options")
         from bummerl.bots.registry import UnknownBotError, make_bot
 
         try:
-            return make_bot(name, seed)
+            return make_bot(spec, seed)
         except UnknownBotError as error:
             raise SystemExit(str(error)) from None
     module, _, attr = CLASSES[name].partition(":") if name in CLASSES else name.rpartition(".")

@@ -167,3 +167,12 @@ def test_last_lead_regret_values_every_card_lead_against_the_real_and_the_omnisc
         # No answer is better for the opponent than its open-card best, and the rest is solved exactly.
         assert all(real >= omniscient - 1e-9 for real, omniscient in values.values())
         checked += 1
+
+
+def test_compare_bots_makes_registered_bots_with_their_options_as_the_arena_does() -> None:
+    # The README's candidates (expert-think:think=0.5, ...) were refused: "takes no options here".
+    script = load("compare_bots")
+    assert script.make("expert-think:think=0.5", 1).think == 0.5
+    assert script.make("bummerl.bots.expert.ExpertBot:close_bias=0.35", 1).close_bias == 0.35
+    with pytest.raises(SystemExit, match="has no option 'speed'"):
+        script.make("expert-think:speed=1", 1)
