@@ -119,3 +119,12 @@ def test_bradley_terry_prior_keeps_a_clean_sweep_finite() -> None:
 def test_bradley_terry_of_equal_results_is_all_zero() -> None:
     ratings = bradley_terry(3, [(0, 1, 5.0, 5.0), (1, 2, 5.0, 5.0), (0, 2, 5.0, 5.0)])
     assert ratings == pytest.approx([0.0, 0.0, 0.0], abs=1e-9)
+
+
+def test_a_pair_that_played_no_game_adds_no_virtual_result() -> None:
+    # An interrupted run rated a bot from a 0-0 pairing as if it had drawn (session 11's audit).
+    played = [(0, 1, 39.0, 1.0), (0, 2, 2.0, 0.0)]
+    with_empty = bradley_terry(3, [*played, (1, 2, 0.0, 0.0)])
+    assert with_empty == bradley_terry(3, played)
+    alone = bradley_terry(4, [*played, (1, 3, 0.0, 0.0)])
+    assert math.isnan(alone[3]) and alone[:3] == bradley_terry(3, played)

@@ -25,10 +25,15 @@ from rich.text import Text
 from bummerl.arena.match import FORFEIT_POINTS
 from bummerl.arena.results import ArenaResult, BotLine, Interval, PairingSummary, Standing
 
-__all__ = ["print_report", "render", "report_console", "to_csv", "to_json"]
+__all__ = ["json_number", "print_report", "rating_text", "render", "report_console", "to_csv", "to_json"]
 
 
-def _num(x: float, digits: int = 3) -> float | None:
+def json_number(x: float, digits: int = 3) -> float | None:
+    """A number for JSON or CSV: rounded, or None (null, an empty cell) where there is none (NaN).
+
+    >>> json_number(1.23456, 2), json_number(float("nan"))
+    (1.23, None)
+    """
     return None if math.isnan(x) else round(x, digits)
 
 
@@ -39,16 +44,16 @@ def _line_json(line: BotLine) -> dict[str, Any]:
         "net_game_points_per_deal": line.net_per_deal.to_json(), "bummerls_won": line.bummerls_won,
         "bummerls_lost": line.bummerls_lost, "bummerl_share": line.bummerl_share.to_json(),
         "faults": line.faults, "decisions": line.decisions,
-        "decision_ms": {"median": _num(line.median_ms, 4), "p95": _num(line.p95_ms, 4)},
+        "decision_ms": {"median": json_number(line.median_ms, 4), "p95": json_number(line.p95_ms, 4)},
     }
 
 
 def _standing_json(s: Standing) -> dict[str, Any]:
     return {
-        "bot": s.label, "spec": s.spec, "rating": round(s.rating, 1), "deals": s.deals, "won": s.won,
+        "bot": s.label, "spec": s.spec, "rating": json_number(s.rating, 1), "deals": s.deals, "won": s.won,
         "won_share": s.won_share.to_json(), "game_points_per_deal": s.points_per_deal.to_json(),
         "bummerls_won": s.bummerls_won, "bummerls": s.bummerls, "faults": s.faults, "decisions": s.decisions,
-        "decision_ms": {"median": _num(s.median_ms, 4), "p95": _num(s.p95_ms, 4)},
+        "decision_ms": {"median": json_number(s.median_ms, 4), "p95": json_number(s.p95_ms, 4)},
     }
 
 
@@ -60,7 +65,7 @@ def to_json(result: ArenaResult) -> dict[str, Any]:
         "backend": result.backend, "complete": result.complete,
         "forfeit_game_points": FORFEIT_POINTS,
         "deals": result.deals, "seconds": round(result.seconds, 4),
-        "deals_per_second": _num(result.deals_per_second, 1),
+        "deals_per_second": json_number(result.deals_per_second, 1),
         "pairings": [
             {
                 "bots": [p.lines[0].label, p.lines[1].label], "results": [_line_json(x) for x in p.lines],
@@ -92,7 +97,7 @@ def to_csv(result: ArenaResult) -> str:
     writer.writerow(_CSV_FIELDS)
 
     def iv(x: Interval) -> list[float | None]:
-        return [_num(x.value, 6), _num(x.low, 6), _num(x.high, 6)]
+        return [json_number(x.value, 6), json_number(x.low, 6), json_number(x.high, 6)]
 
     for p in result.pairings:
         for slot, line in enumerate(p.lines):
@@ -100,7 +105,8 @@ def to_csv(result: ArenaResult) -> str:
                 p.index, line.label, p.lines[1 - slot].label, line.deals, line.won, line.lost, line.drawn,
                 *iv(line.won_share), *iv(line.points_per_deal), *iv(line.net_per_deal), line.bummerls_won,
                 line.bummerls_lost, *iv(line.bummerl_share), line.faults, line.decisions,
-                _num(line.median_ms, 4), _num(line.p95_ms, 4), round(ratings[line.label], 1),
+                json_number(line.median_ms, 4), json_number(line.p95_ms, 4),
+                json_number(ratings[line.label], 1),
             ])
     return out.getvalue()
 
@@ -119,6 +125,15 @@ def _mean(x: Interval, signed: bool = False) -> str:
     if math.isnan(x.low):
         return format(x.value, fmt)
     return f"{x.value:{fmt}} ±{(x.high - x.low) / 2:.2f}"
+
+
+def rating_text(x: float) -> str:
+    """A rating as the tables show it: ``+268``, or ``-`` for a bot that played no game.
+
+    >>> rating_text(267.6), rating_text(float("nan"))
+    ('+268', '-')
+    """
+    return "-" if math.isnan(x) else f"{x:+.0f}"
 
 
 def _duration(ms: float) -> str:
@@ -171,8 +186,9 @@ def _round_robin_tables(result: ArenaResult) -> list[RenderableType]:
                  "time med/p95"):
         stand.add_column(name, justify="left" if name == "bot" else "right")
     for rank, s in enumerate(result.standings, 1):
-        stand.add_row(str(rank), s.label, f"{s.rating:+.0f}", _share(s.won_share), _mean(s.points_per_deal),
-                      f"{s.bummerls_won}/{s.bummerls}", str(s.faults), _times(s.median_ms, s.p95_ms))
+        stand.add_row(str(rank), s.label, rating_text(s.rating), _share(s.won_share),
+                      _mean(s.points_per_deal), f"{s.bummerls_won}/{s.bummerls}", str(s.faults),
+                      _times(s.median_ms, s.p95_ms))
     return [pairs, stand]
 
 

@@ -263,4 +263,9 @@ def standings(
         )
         for k in range(len(labels))
     ]
-    return tuple(sorted(out, key=lambda s: -s.rating))
+    return tuple(sorted(out, key=_by_rating))
+
+
+def _by_rating(s: Standing) -> tuple[bool, float]:
+    """Best rating first; a bot without one (no game played) last."""
+    return (math.isnan(s.rating), 0.0 if math.isnan(s.rating) else -s.rating)

@@ -190,33 +190,37 @@ def bradley_terry(
     """Bradley-Terry strengths, as Elo-scale ratings (400 log10) with mean 0, from pair results.
 
     ``results`` holds ``(i, j, wins_i, wins_j)`` (draws counted half to each). Every pair that met gets
-    ``prior`` virtual wins each way, so a bot that won every game still gets a finite rating. Fitted with
-    Hunter's MM iteration.
+    ``prior`` virtual wins each way, so a bot that won every game still gets a finite rating; a pair that
+    played no game (an interrupted run) adds nothing, and a player without any game has no rating (NaN).
+    Fitted with Hunter's MM iteration.
 
     >>> [round(r, 1) for r in bradley_terry(2, [(0, 1, 75.5, 24.5)])]
     [96.6, -96.6]
+    >>> [round(r, 1) for r in bradley_terry(3, [(0, 1, 75.5, 24.5), (0, 2, 0, 0)])]
+    [96.6, -96.6, nan]
     """
     wins = [0.0] * players
     games: dict[tuple[int, int], float] = {}
     for i, j, wi, wj in results:
-        if i == j:
+        if i == j or wi + wj <= 0:
             continue
         a, b = (i, j) if i < j else (j, i)
         games[(a, b)] = games.get((a, b), 0.0) + wi + wj + 2 * prior
         wins[i] += wi + prior
         wins[j] += wj + prior
+    played = [k for k in range(players) if any(k in pair for pair in games)]
     strength = [1.0] * players
-    for _ in range(iterations):
+    for _ in range(iterations if played else 0):
         denom = [0.0] * players
         for (i, j), n in games.items():
             share = n / (strength[i] + strength[j])
             denom[i] += share
             denom[j] += share
         new = [wins[k] / denom[k] if denom[k] > 0 else strength[k] for k in range(players)]
-        log_mean = math.fsum(math.log(s) for s in new) / players
+        log_mean = math.fsum(math.log(new[k]) for k in played) / len(played)
         new = [s / math.exp(log_mean) for s in new]
-        done = max(abs(math.log(a / b)) for a, b in zip(new, strength, strict=True)) < tolerance
+        done = max(abs(math.log(new[k] / strength[k])) for k in played) < tolerance
         strength = new
         if done:
             break
-    return [400 * math.log10(s) for s in strength]
+    return [400 * math.log10(strength[k]) if k in played else math.nan for k in range(players)]

@@ -32,7 +32,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from bummerl.arena.report import report_console
+from bummerl.arena.report import json_number, rating_text, report_console
 from bummerl.arena.report import to_json as arena_json
 from bummerl.arena.results import ArenaResult, PairingRecord
 from bummerl.arena.stats import bradley_terry
@@ -158,7 +158,8 @@ def tournament(arena: ArenaResult, resamples: int = RESAMPLES) -> TournamentResu
         i, j = index[rec.labels[0]], index[rec.labels[1]]
         cross[i][j] = _cell(rec, 0)
         cross[j][i] = _cell(rec, 1)
-    return TournamentResult(arena, tuple(sorted(ratings, key=lambda r: -r.rating)),
+    ranked = sorted(ratings, key=lambda r: (math.isnan(r.rating), 0.0 if math.isnan(r.rating) else -r.rating))
+    return TournamentResult(arena, tuple(ranked),
                             tuple(tuple(row) for row in cross), resamples)
 
 
@@ -168,9 +169,9 @@ def _percentiles(values: list[float], point: float) -> tuple[float, float]:
     >>> _percentiles([float(x) for x in range(101)], 50.0)
     (2.5, 97.5)
     """
-    if not values:
+    if not values or math.isnan(point):  # no resamples, or a bot that played no game: no interval
         return (point, point)
-    ordered = sorted(values)
+    ordered = sorted(v for v in values if not math.isnan(v))
 
     def at(q: float) -> float:
         pos = q * (len(ordered) - 1)
@@ -197,7 +198,8 @@ def render(result: TournamentResult) -> RenderableType:
     for name in ("#", "bot", "rating", "95% interval", unit, "score"):
         ratings.add_column(name, justify="left" if name == "bot" else "right")
     for rank, r in enumerate(result.ratings, 1):
-        ratings.add_row(str(rank), r.label, f"{r.rating:+.0f}", f"[{r.low:+.0f}, {r.high:+.0f}]",
+        interval = "-" if math.isnan(r.low) else f"[{r.low:+.0f}, {r.high:+.0f}]"
+        ratings.add_row(str(rank), r.label, rating_text(r.rating), interval,
                         str(r.games), _share(r.share))
     cross_title = Text(f"cross-table: the row bot's score against the column bot, {unit} won-lost"
                        f"{'-drawn' if unit == 'deals' else ''}")
@@ -238,8 +240,8 @@ def to_json(result: TournamentResult) -> dict[str, Any]:
     return {
         "unit": result.unit.lower(), "resamples": result.resamples, "rating_anchor": result.arena.anchor,
         "ratings": [
-            {"bot": r.label, "spec": r.spec, "rating": round(r.rating, 1), "low": round(r.low, 1),
-             "high": round(r.high, 1), "games": r.games, "score": r.score,
+            {"bot": r.label, "spec": r.spec, "rating": json_number(r.rating, 1), "low": json_number(r.low, 1),
+             "high": json_number(r.high, 1), "games": r.games, "score": r.score,
              "share": None if math.isnan(r.share) else round(r.share, 6)}
             for r in result.ratings
         ],
@@ -269,7 +271,7 @@ def to_csv(result: TournamentResult) -> str:
                      *(f"vs {label}" for label in labels)])
     for rank, r in enumerate(result.ratings, 1):
         row = result.cross[index[r.label]]
-        writer.writerow([rank, r.label, r.spec, round(r.rating, 1), round(r.low, 1), round(r.high, 1),
-                         r.games, r.score, round(r.share, 6),
+        writer.writerow([rank, r.label, r.spec, json_number(r.rating, 1), json_number(r.low, 1),
+                         json_number(r.high, 1), r.games, r.score, round(r.share, 6),
                          *("" if cell is None else round(cell.share, 6) for cell in row)])
     return out.getvalue()
