@@ -390,3 +390,11 @@ def test_a_chunk_stopped_while_closing_one_bot_still_stops_the_other() -> None:
     with pytest.raises(KeyboardInterrupt):
         match.close_bots((Slow(), Other()), done=True)
     assert closed == ["a close", "b kill"]  # the other at once, as when the chunk is stopped
+
+
+def test_a_bot_given_longer_to_think_may_take_as_long_to_start() -> None:
+    # The start was held to 10 s whatever --timeout said, so a bot that loads a model for 12 s forfeited
+    # every deal under --timeout 30 (session 11's audit).
+    assert ExternalBot("python x.py", timeout=30).startup_timeout == 30
+    assert ExternalBot("python x.py", timeout=0.5).startup_timeout == 10
+    assert ExternalBot("python x.py", timeout=30, startup_timeout=2).startup_timeout == 2

@@ -88,7 +88,7 @@ __all__ = [
 PROTOCOL_VERSION = 1
 #: Seconds a program may think about one decision.
 DEFAULT_TIMEOUT = 10.0
-#: Seconds a program may take to start and answer ``hello``.
+#: Seconds a program may take at least to start and answer ``hello`` (longer when its ``timeout`` is).
 STARTUP_TIMEOUT = 10.0
 #: The longest timeout taken (a day): the operating system's wait cannot be much longer than 24 days.
 MOST_TIMEOUT = 86_400.0
@@ -177,13 +177,15 @@ class ExternalBot:
         timeout: float = DEFAULT_TIMEOUT,
         name: str | None = None,
         max_restarts: int = 3,
-        startup_timeout: float = STARTUP_TIMEOUT,
+        startup_timeout: float | None = None,
     ) -> None:
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise ValueError("an outside bot needs a command line (cmd:COMMAND)")
         if argv[0] in ("python", "python3"):
             argv[0] = sys.executable
+        if startup_timeout is None:  # a bot given longer to think may take as long to start
+            startup_timeout = max(STARTUP_TIMEOUT, timeout) if math.isfinite(timeout) else STARTUP_TIMEOUT
         for what, value in (("timeout", timeout), ("startup timeout", startup_timeout)):
             if not (math.isfinite(value) and 0 < value <= MOST_TIMEOUT):
                 raise ValueError(f"the {what} must be a finite positive number of seconds, not {value} "
