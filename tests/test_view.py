@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from bummerl import Card, Deal, Rules, View
 from bummerl.cards import PACK_MASKS, Suit, mask_of
+from bummerl.errors import BummerlError
 from helpers.dealkit import PRESET_NAMES, SOFT, STANDARD, arrange, hand, run
 
 
@@ -91,7 +92,7 @@ def test_a_view_is_a_snapshot_that_does_not_follow_the_deal() -> None:
 
 
 def test_a_bad_seat_is_refused() -> None:
-    with pytest.raises(ValueError, match="seat must be 0 or 1"):
+    with pytest.raises(BummerlError, match="seat must be 0 or 1"):  # the package's own error
         View.of(Deal.random(STANDARD, 1), -1)
 
 

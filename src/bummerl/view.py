@@ -17,6 +17,7 @@ from typing import Any
 from bummerl.actions import Action
 from bummerl.cards import CARDS, PACK_MASKS, SUIT_MASKS, SUITS, Card, Suit, cards_in
 from bummerl.engine import Deal, Outcome, Trick
+from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 
 __all__ = ["View"]
@@ -103,7 +104,7 @@ class View:
     def of(deal: Deal, seat: int, score: tuple[int, int] | None = None) -> View:
         """The view of ``seat`` (0 or 1) of a deal; ``score`` is the Bummerl countdown if there is one."""
         if type(seat) is not int or (seat != 0 and seat != 1):  # not 1.0: it indexes tuples
-            raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+            raise BummerlError(f"seat must be 0 or 1, not {seat!r}")
         v = View.__new__(View)
         v.rules = deal.rules
         v.seat = seat
