@@ -290,14 +290,19 @@ def test_whatever_a_bot_started_is_killed_with_it(tmp_path: Path, hang: bool) ->
     assert result.pairings[0].lines[1].faults == (2 if hang else 0)
 
 
-def test_close_kills_a_child_left_behind_by_a_program_that_exits(tmp_path: Path) -> None:
+def spawner(tmp_path: Path) -> tuple[ExternalBot, int]:
+    """A bot that started a child of its own when it said hello, after one decision: (it, the child's pid)."""
     pids = tmp_path / "pids"
     spec = write_bot(tmp_path, "answer(msg['legal'][0])",
                      on_hello=f"{SPAWN.format(pids=str(pids))}; answer({{'name': 'x'}})")
     bot = ExternalBot(spec[4:])
     deal = Deal.random(Rules.preset("standard"), 1)
     bot.choose(View.of(deal, deal.to_move))
-    child = int(pids.read_text().split()[0])
+    return bot, int(pids.read_text().split()[0])
+
+
+def test_close_kills_a_child_left_behind_by_a_program_that_exits(tmp_path: Path) -> None:
+    bot, child = spawner(tmp_path)
     assert _alive(child)
     bot.close()  # the program exits on bye; its child would live on for two minutes
     assert _gone(child)
@@ -348,15 +353,9 @@ def test_a_stop_while_waiting_for_the_program_to_exit_still_kills_its_group(
     # a bot that takes its time after bye outlived the arena (session 11's audit).
     import bummerl.bots.external as external
 
-    pids = tmp_path / "pids"
-    spec = write_bot(tmp_path, "answer(msg['legal'][0])",
-                     on_hello=f"{SPAWN.format(pids=str(pids))}; answer({{'name': 'x'}})")
-    bot = ExternalBot(spec[4:])
-    deal = Deal.random(Rules.preset("standard"), 1)
-    bot.choose(View.of(deal, deal.to_move))
+    bot, child = spawner(tmp_path)
     proc = bot._proc
     assert proc is not None
-    child = int(pids.read_text().split()[0])
 
     def stopped(pid: int, grace: float) -> None:
         raise KeyboardInterrupt  # as the worker's signal handler raises its stop

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
-from collections.abc import Iterator
-from typing import NoReturn
+from collections.abc import Callable, Iterator
+from typing import Any, NoReturn
 
 import typer
 
@@ -49,6 +50,19 @@ def results_out() -> Iterator[None]:
         if isinstance(err, BrokenPipeError):
             raise typer.Exit(0) from None
         fail(f"cannot write the results: {err.strerror or err}")
+
+
+def write_results(as_json: bool, as_csv: bool, *, data: Callable[[], Any], csv_text: Callable[[], str],
+                  report: Callable[[], None]) -> None:
+    """Write a command's results as JSON (``data()``), CSV (``csv_text()``) or the Rich report
+    (``report()``), through :func:`results_out`."""
+    with results_out():
+        if as_json:
+            typer.echo(json.dumps(data(), indent=2))
+        elif as_csv:
+            typer.echo(csv_text(), nl=False)
+        else:
+            report()
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

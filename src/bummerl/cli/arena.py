@@ -6,14 +6,13 @@ The options every arena run takes are written once here (``Deals``, ``Seed``, ..
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bummerl.cli.app import app, fail, parse_rule_overrides, results_out
+from bummerl.cli.app import app, fail, parse_rule_overrides, write_results
 
 if TYPE_CHECKING:
     from bummerl.arena import ArenaConfig, ArenaResult
@@ -128,13 +127,8 @@ def run_or_fail(config: ArenaConfig, quiet: bool,
 def _print(result: ArenaResult, as_json: bool, as_csv: bool) -> None:
     from bummerl.arena import print_report, to_csv, to_json
 
-    with results_out():
-        if as_json:
-            typer.echo(json.dumps(to_json(result), indent=2))
-        elif as_csv:
-            typer.echo(to_csv(result), nl=False)
-        else:
-            print_report(result)
+    write_results(as_json, as_csv, data=lambda: to_json(result), csv_text=lambda: to_csv(result),
+                  report=lambda: print_report(result))
 
 
 def _run_with_progress(config: ArenaConfig) -> ArenaResult:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bummerl.cli.app import app, fail, results_out
+from bummerl.cli.app import app, fail, write_results
 from bummerl.cli.arena import (
     Anchor,
     AsJson,
@@ -71,10 +70,5 @@ def _print(result: ArenaResult, resamples: int, as_json: bool, as_csv: bool) -> 
     from bummerl.arena.tournament import tournament as rate
 
     table = rate(result, resamples)
-    with results_out():
-        if as_json:
-            typer.echo(json.dumps(to_json(table), indent=2))
-        elif as_csv:
-            typer.echo(to_csv(table), nl=False)
-        else:
-            print_tournament(table)
+    write_results(as_json, as_csv, data=lambda: to_json(table), csv_text=lambda: to_csv(table),
+                  report=lambda: print_tournament(table))
