@@ -97,3 +97,10 @@ def test_results_that_cannot_be_written_are_one_line_not_a_traceback(command: li
                               timeout=120)
     assert proc.returncode == 2
     assert proc.stderr == "error: cannot write the results: No space left on device\n"
+
+
+@pytest.mark.parametrize("command", ["arena", "tournament"])
+def test_deals_and_bummerls_together_are_refused(command: str) -> None:
+    # --deals was silently ignored when --bummerls was given (session 11's audit).
+    result = runner.invoke(app, [command, "random", "random", "--deals", "4", "--bummerls", "2"])
+    assert result.exit_code == 2 and "choose --deals or --bummerls, not both" in result.output

@@ -22,8 +22,11 @@ __all__ = ["arena", "make_config", "run_or_fail"]
 Bots = Annotated[list[str] | None, typer.Argument(
     help="Two or more bots: registered names (see --list) or cmd:COMMAND for an outside program. Every pair "
          "of them plays.", show_default=False)]
-Deals = Annotated[int, typer.Option(help="Deals per pair of bots, even: every deck is dealt twice, seats "
-                                         "swapped.")]
+#: Deals per pair of bots when neither ``--deals`` nor ``--bummerls`` is given.
+DEFAULT_DEALS = 200
+Deals = Annotated[int | None, typer.Option(
+    help=f"Deals per pair of bots, even: every deck is dealt twice, seats swapped (default {DEFAULT_DEALS}).",
+    show_default=False)]
 Bummerls = Annotated[int | None, typer.Option(
     help="Play this many whole Bummerls per pair instead (even; twins on the same cards, seats swapped); "
          "bots see the score.", show_default=False)]
@@ -53,7 +56,7 @@ Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 @app.command()
 def arena(
     bots: Bots = None,
-    deals: Deals = 200,
+    deals: Deals = None,
     bummerls: Bummerls = None,
     seed: Seed = None,
     rules: RulesName = "standard",
@@ -88,15 +91,19 @@ def arena(
     _print(result, as_json, as_csv)
 
 
-def make_config(bots: list[str] | None, *, deals: int, bummerls: int | None, seed: int | None, rules: str,
-                rule: list[str] | None, workers: int, timeout: float | None, anchor: str | None, ray: bool,
-                ray_address: str | None) -> ArenaConfig:
+def make_config(bots: list[str] | None, *, deals: int | None, bummerls: int | None, seed: int | None,
+                rules: str, rule: list[str] | None, workers: int, timeout: float | None, anchor: str | None,
+                ray: bool, ray_address: str | None) -> ArenaConfig:
     """The arena settings from the shared options (exit 2 with one line for what cannot work here)."""
     from bummerl.arena import ArenaConfig
     from bummerl.bots.registry import describe_bots
     from bummerl.rules import Rules, RulesError
 
     specs = tuple(bots or ())
+    if deals is not None and bummerls is not None:
+        fail("choose --deals or --bummerls, not both")
+    if deals is None:
+        deals = DEFAULT_DEALS
     if len(specs) < 2:
         known = ", ".join(name for name, _ in describe_bots(public_only=True))
         fail(f"name at least two bots (known bots: {known}; or cmd:COMMAND)")

@@ -34,7 +34,7 @@ __all__ = ["tournament"]
 @app.command()
 def tournament(
     bots: Bots = None,
-    deals: Deals = 200,
+    deals: Deals = None,
     bummerls: Bummerls = None,
     seed: Seed = None,
     rules: RulesName = "standard",
