@@ -104,3 +104,11 @@ def test_deals_and_bummerls_together_are_refused(command: str) -> None:
     # --deals was silently ignored when --bummerls was given (session 11's audit).
     result = runner.invoke(app, [command, "random", "random", "--deals", "4", "--bummerls", "2"])
     assert result.exit_code == 2 and "choose --deals or --bummerls, not both" in result.output
+
+
+def test_a_tournament_without_resamples_shows_no_interval() -> None:
+    # "--resamples 0" printed a "95% interval" of [x, x] (session 11's audit).
+    result = runner.invoke(app, ["tournament", "random", "heuristic", "--deals", "4", "--seed", "1",
+                                 "--resamples", "0", "--quiet"])
+    assert result.exit_code == 0 and "no interval (--resamples 0)" in result.output
+    assert "[" not in result.output.split("no interval")[1]

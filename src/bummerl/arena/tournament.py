@@ -192,13 +192,14 @@ def render(result: TournamentResult) -> RenderableType:
     unit = result.unit
     head = Text(f"tournament of {len(arena.labels)} bots: {arena.games} {unit} per pairing, "
                 f"rules {arena.rules}, seed {arena.seed}", style="bold")
-    ratings_title = Text(f"\nratings: Bradley-Terry on {unit} won, Elo scale, {arena.anchor} = 0; "
-                         f"95% bootstrap interval over {result.resamples} resamples")
+    how = (f"95% bootstrap interval over {result.resamples} resamples" if result.resamples
+           else "no interval (--resamples 0)")
+    ratings_title = Text(f"\nratings: Bradley-Terry on {unit} won, Elo scale, {arena.anchor} = 0; {how}")
     ratings = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
     for name in ("#", "bot", "rating", "95% interval", unit, "score"):
         ratings.add_column(name, justify="left" if name == "bot" else "right")
     for rank, r in enumerate(result.ratings, 1):
-        interval = "-" if math.isnan(r.low) else f"[{r.low:+.0f}, {r.high:+.0f}]"
+        interval = "-" if math.isnan(r.low) or not result.resamples else f"[{r.low:+.0f}, {r.high:+.0f}]"
         ratings.add_row(str(rank), r.label, rating_text(r.rating), interval,
                         str(r.games), _share(r.share))
     cross_title = Text(f"cross-table: the row bot's score against the column bot, {unit} won-lost"
