@@ -424,17 +424,13 @@ def read_records(lines: str | Iterable[str]) -> Iterator[Loaded]:
         current = _Line(lineno, None, str(err))
     several = False
     while True:
-        unreadable: UnicodeDecodeError | None = None
         try:
-            line = next(it, None)
-        except UnicodeDecodeError as err:  # a line that is no text: the records before it come first
-            unreadable, line = err, None
-        if unreadable is not None:
-            yield current.load(True)
-            raise unreadable
-        if line is None:
+            raw = next(it)
+        except StopIteration:
             break
-        raw = line
+        except UnicodeDecodeError:  # a line that is no text: the records before it come first
+            yield current.load(True)
+            raise
         lineno += 1
         if not raw.strip():
             continue
