@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from bummerl.arena.match import Fault, Mode
-from bummerl.arena.stats import bradley_terry, chain_bummerls, mean_interval, wilson
+from bummerl.arena.stats import best_rating_first, bradley_terry, chain_bummerls, mean_interval, wilson
 from bummerl.arena.timing import Histogram, merge, quantile
 
 __all__ = [
@@ -263,9 +263,4 @@ def standings(
         )
         for k in range(len(labels))
     ]
-    return tuple(sorted(out, key=_by_rating))
-
-
-def _by_rating(s: Standing) -> tuple[bool, float]:
-    """Best rating first; a bot without one (no game played) last."""
-    return (math.isnan(s.rating), 0.0 if math.isnan(s.rating) else -s.rating)
+    return tuple(sorted(out, key=lambda s: best_rating_first(s.rating)))

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 __all__ = [
-    "Z95", "BummerlChain", "bradley_terry", "chain_bummerls", "mean_interval", "t_quantile", "wilson",
+    "Z95", "BummerlChain", "best_rating_first", "bradley_terry", "chain_bummerls", "mean_interval",
+    "t_quantile", "wilson",
 ]
 
 #: The two-sided 95 % normal quantile, 1.95996...
@@ -181,6 +182,15 @@ def chain_bummerls(signed_points: Iterable[int], target: int = 7) -> BummerlChai
             played = 0
             need_a = need_b = target
     return BummerlChain((wins_a, wins_b), tuple(lengths), (need_a, need_b) if played else None)
+
+
+def best_rating_first(rating: float) -> tuple[bool, float]:
+    """A sort key for ratings: the best first, a player without one (NaN: no game played) last.
+
+    >>> sorted([10.0, float("nan"), 30.0], key=best_rating_first)
+    [30.0, 10.0, nan]
+    """
+    return (math.isnan(rating), 0.0 if math.isnan(rating) else -rating)
 
 
 def bradley_terry(

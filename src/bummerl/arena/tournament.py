@@ -35,7 +35,7 @@ from rich.text import Text
 from bummerl.arena.report import json_number, rating_text, report_console
 from bummerl.arena.report import to_json as arena_json
 from bummerl.arena.results import ArenaResult, PairingRecord
-from bummerl.arena.stats import bradley_terry
+from bummerl.arena.stats import best_rating_first, bradley_terry
 
 __all__ = ["Cell", "Rating", "TournamentResult", "print_tournament", "to_csv", "to_json", "tournament"]
 
@@ -158,7 +158,7 @@ def tournament(arena: ArenaResult, resamples: int = RESAMPLES) -> TournamentResu
         i, j = index[rec.labels[0]], index[rec.labels[1]]
         cross[i][j] = _cell(rec, 0)
         cross[j][i] = _cell(rec, 1)
-    ranked = sorted(ratings, key=lambda r: (math.isnan(r.rating), 0.0 if math.isnan(r.rating) else -r.rating))
+    ranked = sorted(ratings, key=lambda r: best_rating_first(r.rating))
     return TournamentResult(arena, tuple(ranked),
                             tuple(tuple(row) for row in cross), resamples)
 
