@@ -128,7 +128,7 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
             # The opponent ended the episode before the learner's first move (a deal ended at once, e.g.
             # by its false claim, under rules that allow one on the first lead): no decision of the
             # learner is in it, and no step could pay its reward: deal again.
-        return self._observe(), {**_ended_info(played["ended"]), "seat": self.seat}
+        return self._observe(), {**_ended_info(played), "seat": self.seat}
 
     def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if self.opponent is None:
@@ -139,8 +139,8 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
         info: dict[str, Any] = {"seat": self.seat}
         reward, self._carried = rewards[self.seat] + self._carried, 0
         ended = [self._deal_over(self.episode.deal_ended)] if self.episode.deal_ended is not None else []
-        more, extra = self._opponent_plays()
-        info.update(_ended_info([*ended, *extra.pop("ended", [])]))
+        more, later = self._opponent_plays()
+        info.update(_ended_info([*ended, *later]))
         if self.render_mode == "human":
             self.render()
         return self._observe(), float(reward + more), self.episode.over, False, info
@@ -163,9 +163,9 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
         view = self.episode.view(self.seat)
         return {"observation": encode(view), "action_mask": action_mask(view)}
 
-    def _opponent_plays(self) -> tuple[int, dict[str, Any]]:
+    def _opponent_plays(self) -> tuple[int, list[dict[str, Any]]]:
         """The opponent's moves until the learner is to move or the episode ends: the learner's reward and
-        the info of any deal that ended."""
+        the info of each deal that ended (:meth:`_deal_over`'s), in order."""
         episode, bot, other = self.episode, self.opponent, 1 - self.seat
         assert bot is not None
         reward = 0
@@ -178,7 +178,7 @@ class BummerlVsBot(gymnasium.Env[Observation, np.int64]):
             reward += rewards[self.seat]
             if episode.deal_ended is not None:
                 ended.append(self._deal_over(episode.deal_ended))
-        return reward, {"ended": ended}
+        return reward, ended
 
     def _deal_over(self, outcome: Outcome) -> dict[str, Any]:
         """Tell the opponent the deal ended (its ``end_deal`` hook), and a new one began if one did."""
