@@ -122,7 +122,6 @@ class Illegal(StrEnum):
 #: The engine's words for the reasons that name no card or player (:meth:`Deal._illegal_words` words the
 #: others); front ends word every reason themselves, for their player (``table.Table.explain_illegal``).
 _ILLEGAL_WORDS: dict[Illegal, str] = {
-    Illegal.NOT_YOUR_TURN: "another player is to move",
     Illegal.ALL_PLAYED: "every card is played: the last trick's winner may only claim or pass",
     Illegal.MARRIAGE_DECLARED: "a marriage was declared in this lead: its card must be led now",
     Illegal.TALON_CLOSED: "the talon is closed",
@@ -951,12 +950,13 @@ class Deal:
         """The message of :class:`IllegalActionError`: the action, why not (the engine's words for
         :meth:`illegal_reason`) and the legal actions."""
         why = self.illegal_reason(action)
+        assert why is not None, "asked why a legal action is illegal"
         if why is Illegal.DEAL_OVER:
             return f"{action} is not legal: the deal is over"
         legal = ", ".join(sorted(str(a) for a in self.legal_actions()))
         return f"{action} is not legal: {self._illegal_words(action, why)} (legal: {legal})"
 
-    def _illegal_words(self, action: Action, why: Illegal | None) -> str:
+    def _illegal_words(self, action: Action, why: Illegal) -> str:
         """The engine's words for ``why`` (third person: the message names the player)."""
         who = f"player {self.to_move}"
         kind = action.kind
@@ -981,7 +981,7 @@ class Deal:
             return f"{who} does not hold {CARDS[suit * 6 + KING]} and {CARDS[suit * 6 + QUEEN]}"
         if why in (Illegal.TALON_CLOSED, Illegal.TALON_EXHAUSTED) and kind == "marry":
             return "in Sixty-Six marriages are declared only while the talon is open"
-        return _ILLEGAL_WORDS[why] if why is not None else "it is legal"
+        return _ILLEGAL_WORDS[why]
 
     def __repr__(self) -> str:
         deck = " ".join(str(c) for c in self.deck)
