@@ -226,7 +226,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
 
         listener = Listener(seat, send)
         try:
-            game = await hub().join(game, listener)
+            game = await hub().attach(game, lambda live: live.join(listener))
         except StoreError as err:  # it was put away meanwhile and cannot be brought back (busy, damaged)
             await refuse_unavailable(ws, err)
             return

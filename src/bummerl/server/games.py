@@ -440,14 +440,16 @@ class GameHub:
             game = again
         return game
 
-    async def join(self, game: _Game, listener: Listener) -> _Game:
-        """Join ``listener`` to ``game`` (:meth:`enter`): the live game it joined."""
+    async def attach(self, game: _Game, how: Callable[[_Game], Awaitable[None]]) -> _Game:
+        """Attach a connection to ``game`` by ``how(game)`` (e.g. ``lambda g: g.join(listener)``), after
+        :meth:`enter`: the live game it was attached to. ``how`` raises :class:`GameGone` when the game
+        was put away while it waited for the game's lock; then it is brought back and tried again."""
         while True:
             game = await self.enter(game)
             try:
-                await game.join(listener)
+                await how(game)
                 return game
-            except GameGone:  # put away while waiting for the game's lock: bring it back
+            except GameGone:
                 continue
 
     def put_away(self, game: LiveGame) -> None:

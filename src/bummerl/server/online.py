@@ -42,7 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from bummerl import jsonio
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
-from bummerl.server.games import GameHub, Listener, LiveGame, SeatSpec
+from bummerl.server.games import GameGone, GameHub, Listener, LiveGame, SeatSpec
 from bummerl.server.limits import LimitReached, Limits, check_games_in_progress
 from bummerl.server.players import FriendGame, Player, Players
 from bummerl.server.presence import (
@@ -55,7 +55,7 @@ from bummerl.server.presence import (
     TimeControl,
     TimeStore,
 )
-from bummerl.server.protocol import error_message, event_json, read_body, refuse_unavailable
+from bummerl.server.protocol import REFUSED, error_message, event_json, read_body, refuse_unavailable
 from bummerl.server.spectators import check_spectators, watch_message
 from bummerl.session import PlaySession
 from bummerl.store import StoreError
@@ -709,14 +709,15 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
 
     async def friend_table(ws: WebSocket, game_id: str) -> FriendTable | None:
         """The live table of a friend game for a socket about to open, or None when the socket has been
-        refused: no friend game (4403), or one that cannot be loaded now (one ``error``, 4409)."""
+        refused: no friend game (:data:`REFUSED`), or one that cannot be loaded now (one ``error``,
+        :data:`UNAVAILABLE`)."""
         try:
             game = await hub().get(game_id)
         except StoreError as err:  # damaged or busy
             await refuse_unavailable(ws, err)
             return None
         if not isinstance(game, FriendTable):
-            await ws.close(code=4403)
+            await ws.close(code=REFUSED)
             return None
         return game
 
@@ -726,7 +727,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         token = ws.query_params.get("token", "")
         seat = hub().store.seat_for(game_id, token) if friend is not None and token else None
         if seat is None:
-            await ws.close(code=4403)
+            await ws.close(code=REFUSED)
             return
         game = await friend_table(ws, game_id)
         if game is None:
@@ -825,7 +826,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
     async def watch(ws: WebSocket) -> None:
         friend = online().players.friend_game(invite=ws.path_params["invite"])
         if friend is None:
-            await ws.close(code=4403)
+            await ws.close(code=REFUSED)
             return
         game = await friend_table(ws, friend.game_id)
         if game is None:
@@ -837,20 +838,21 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(message)
 
-        while True:  # attach to the game the hub holds (it may have been put away while this opened)
-            try:
-                game = await hub().enter(game)
-            except StoreError as err:
-                await refuse_unavailable(ws, err)
-                return
-            async with game.lock:
-                if hub().holds(game):
-                    game.watchers.append(send)
-                    send({"type": "events", "events": [event_json(e) for e in game.table.events],
-                          "replay": True})
-                    send(game.watch_frame())
-                    send(watch_message(friend.game_id, friend.spectators))  # what the players agreed to
-                    break
+        async def watching(table: FriendTable) -> None:
+            async with table.lock:
+                if not hub().holds(table):
+                    raise GameGone(f"game {table.id} was put away")
+                table.watchers.append(send)
+                log = [event_json(e) for e in table.table.events]
+                send({"type": "events", "events": log, "replay": True})
+                send(table.watch_frame())
+                send(watch_message(friend.game_id, friend.spectators))  # what the players agreed to
+
+        try:  # the game the hub holds (it may have been put away while this socket opened)
+            game = await hub().attach(game, watching)
+        except StoreError as err:
+            await refuse_unavailable(ws, err)
+            return
 
         async def write() -> None:
             while True:
