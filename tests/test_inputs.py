@@ -288,3 +288,23 @@ def test_the_utf8_reader_cuts_an_overlong_line_without_reading_it_all() -> None:
     with pytest.raises(InputError, match=f"^x: line 1 is longer than {MOST_LINE_CHARS} characters$"):
         list(lines(reader, "x: "))
     assert reader.raw.tell() == 4 * (MOST_LINE_CHARS + 1)  # a bound in bytes: at most 4 per character
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["solv"], "No such command 'solv'. Did you mean 'solve'? (see 'bummerl -h')"),
+    (["play", "--bogus"], "No such option: --bogus (see 'bummerl play -h')"),
+    (["arena", "--deals", "x"], "Invalid value for '--deals'"),
+    (["games", "export"], "Missing argument 'ID'. (see 'bummerl games export -h')"),
+])
+def test_a_mistake_on_the_command_line_is_one_line_not_a_box(args: list[str], words: str) -> None:
+    # Typer drew a five-line box (usage, a hint and the error framed in rules) for these.
+    proc = subprocess.run([*BUMMERL, *args], capture_output=True, text=True, timeout=120)
+    assert_one_line_error(proc.returncode, proc.stderr)
+    assert proc.stderr.startswith("error: ") and words in proc.stderr, proc.stderr
+    assert proc.stdout == ""
+
+
+def test_no_command_still_shows_the_help() -> None:
+    proc = subprocess.run(BUMMERL, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert "Commands" in proc.stdout + proc.stderr and "play" in proc.stdout + proc.stderr

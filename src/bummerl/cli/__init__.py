@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
+
 from bummerl.cli import (
     arena,  # noqa: F401
     games,  # noqa: F401
@@ -16,6 +19,33 @@ from bummerl.cli.app import app
 __all__ = ["app", "main"]
 
 
-def main() -> None:
-    """Entry point of the ``bummerl`` console script."""
-    app()
+from typer import Abort
+
+try:  # recent Typer carries its own copy of Click
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError
+except ImportError:  # pragma: no cover - older Typer runs on Click itself
+    from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[assignment]
+
+
+def main(args: Sequence[str] | None = None) -> None:
+    """Entry point of the ``bummerl`` console script: a mistake on the command line is one line on stderr
+    (Typer would draw a five-line box), naming the command's help; exit status 2.
+
+    >>> main(["solve", "--nope"])
+    Traceback (most recent call last):
+    SystemExit: 2
+    """
+    try:
+        code = app(args=args, prog_name="bummerl", standalone_mode=False)
+    except NoArgsIsHelpError as e:
+        e.show()
+        sys.exit(e.exit_code)
+    except ClickException as e:
+        ctx = getattr(e, "ctx", None)
+        where = ctx.command_path if ctx is not None else "bummerl"
+        print(f"error: {e.format_message()} (see '{where} -h')", file=sys.stderr)
+        sys.exit(e.exit_code)
+    except Abort:
+        print("Aborted.", file=sys.stderr)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
