@@ -83,6 +83,26 @@ def test_export_prints_the_game_record_that_replay_reads(home: Path) -> None:
     assert json.loads(replay.stdout)["winner"] == s.table.game.winner
 
 
+def test_export_leaves_out_the_deal_in_play_which_would_show_the_computers_hand(home: Path) -> None:
+    s = played(home, "standard", "easy", 3, 4)  # the first deal, four actions in
+    refused = runner.invoke(app, ["games", "export", s.id])
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr.startswith(f"error: game {s.id} has no finished deal yet")
+    assert "--unfinished" in refused.stderr
+    whole = runner.invoke(app, ["games", "export", s.id, "--unfinished"])
+    assert whole.exit_code == 0 and GameRecord.loads(whole.stdout) == s.table.record()
+
+    while not s.table.game.finished:  # into the second deal
+        s.act(s.view().legal_actions[-1]) if s.table.human_to_move else s.apply_bot(s.bot_choice())
+    s.next_deal()
+    s.act(s.view().legal_actions[-1]) if s.table.human_to_move else s.apply_bot(s.bot_choice())
+    result = runner.invoke(app, ["games", "export", s.id])
+    assert result.exit_code == 0 and "the deal in play is left out" in result.stderr
+    record = GameRecord.loads(result.stdout)
+    assert len(record.deals) == 1 and record.deals[0] == s.table.record().deals[0]
+    assert record.replay().score == s.table.game.score
+
+
 def test_delete_removes_one_game(home: Path) -> None:
     keep, gone = played(home, "standard", "easy", 1, 2), played(home, "standard", "easy", 2, 2)
     result = runner.invoke(app, ["games", "delete", gone.id])

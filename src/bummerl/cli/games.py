@@ -73,8 +73,18 @@ def listing(
 
 
 @games_app.command()
-def export(game_id: Annotated[str, _ID]) -> None:
-    """Print a game's record (JSON, rules.md section 9): ``bummerl games export ID | bummerl replay -``."""
+def export(
+    game_id: Annotated[str, _ID],
+    unfinished: Annotated[bool, typer.Option(
+        "--unfinished", help="Also the deal in play, whose record shows every hidden card.")] = False,
+) -> None:
+    """Print a game's record (JSON, rules.md section 9): ``bummerl games export ID | bummerl replay -``.
+
+    A deal still in play is left out (its record holds the whole deck: the other seat's hand and the talon's
+    order), with a note on standard error, unless ``--unfinished`` asks for it.
+    """
+    from dataclasses import replace
+
     from bummerl.errors import BummerlError
     from bummerl.store import GameStore
 
@@ -83,7 +93,16 @@ def export(game_id: Annotated[str, _ID]) -> None:
             game = store.load(store.resolve(game_id))
     except BummerlError as err:
         fail(str(err))
-    typer.echo(game.record.dumps())
+    record = game.record
+    in_play = record.scores is not None and len(record.deals) > len(record.scores)
+    if in_play and not unfinished:
+        if len(record.deals) == 1:
+            fail(f"game {game.id} has no finished deal yet, and the record of the deal in play shows every "
+                 "hidden card (add --unfinished to export it anyway)")
+        typer.echo(f"note: the deal in play is left out: its record shows every hidden card "
+                   f"(add --unfinished to include it)", err=True)
+        record = replace(record, deals=record.deals[:-1])
+    typer.echo(record.dumps())
 
 
 @games_app.command()
