@@ -455,6 +455,18 @@ def test_german_sixty_six_fits_80_columns_with_six_cards(tmp_path: Path) -> None
     run(app, body, size=SMALL)
 
 
+def test_five_german_cards_keep_their_borders_and_gaps_where_six_must_overlap(tmp_path: Path) -> None:
+    # The session-11 audit: at 80 columns every German card but the last lost its right border, five too.
+    s = session(tmp_path, cards="german")
+    app = BummerlApp(s, delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        hand_row = next(line for line in screen_text(app).splitlines() if "─ 1 ─" in line).split("▊")[0]
+        assert hand_row.count("╮") == 5 and "╮ ╭" in hand_row  # five whole cards, a gap between them
+
+    run(app, body, size=SMALL)
+
+
 # ----------------------------------------------------------------------------- views and events only
 
 

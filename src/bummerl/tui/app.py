@@ -261,6 +261,7 @@ class BummerlApp(App[None]):
         # your hand
         hand = sorted_hand(view)
         self.query_one("#hand").set_class(style == "german", "german")
+        self.query_one("#hand").set_class(len(hand) == 6, "six")
         self.query_one("#table").set_class(style == "german", "german")
         playable = 0
         for a in view.legal_actions:

@@ -30,9 +30,6 @@ Screen {
     width: 56;
     min-width: 56;
 }
-.-narrow #hand CardWidget {
-    margin-right: 0;
-}
 .-narrow #trick-box {
     padding-left: 1;
 }
@@ -97,19 +94,20 @@ Screen {
 #hand CardWidget {
     margin-right: 1;
 }
-/* German faces are a column wider ("Schellen"): no gap between them, and on a narrow screen each card
-   overlaps the one before by a column (its left border covers the other's right one), so six still fit. */
-#hand.german CardWidget {
+/* Six cards (Sixty-Six) are packed where a gap would not fit: no gap on a narrow screen, nor for German
+   faces, a column wider ("Schellen"), which on a narrow screen also overlap the card before by a column
+   (its left border covers the other's right one). Five cards always keep their gaps. */
+.-narrow #hand.six CardWidget, #hand.german.six CardWidget {
     margin-right: 0;
 }
 .-narrow #table.german {
     padding: 0 0 0 1;
 }
-.-narrow #hand.german #hand-1 { offset: -1 0; }
-.-narrow #hand.german #hand-2 { offset: -2 0; }
-.-narrow #hand.german #hand-3 { offset: -3 0; }
-.-narrow #hand.german #hand-4 { offset: -4 0; }
-.-narrow #hand.german #hand-5 { offset: -5 0; }
+.-narrow #hand.german.six #hand-1 { offset: -1 0; }
+.-narrow #hand.german.six #hand-2 { offset: -2 0; }
+.-narrow #hand.german.six #hand-3 { offset: -3 0; }
+.-narrow #hand.german.six #hand-4 { offset: -4 0; }
+.-narrow #hand.german.six #hand-5 { offset: -5 0; }
 #talon {
     margin-right: 1;
 }
