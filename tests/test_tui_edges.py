@@ -467,6 +467,20 @@ def test_five_german_cards_keep_their_borders_and_gaps_where_six_must_overlap(tm
     run(app, body, size=SMALL)
 
 
+def test_a_window_below_80x24_is_told_so_and_the_note_goes_when_it_grows(tmp_path: Path) -> None:
+    app = BummerlApp(session(tmp_path), delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        top = screen_text(app).splitlines()[0].strip()
+        assert top.startswith("The window is 60x20: make it at least 80x24")
+        await pilot.resize_terminal(*SMALL)
+        await settle(pilot, app)
+        await pilot.pause(0.1)
+        assert "The window is" not in screen_text(app) and "Schnapsen" in screen_text(app).splitlines()[0]
+
+    run(app, body, size=(60, 20))
+
+
 # ----------------------------------------------------------------------------- views and events only
 
 

@@ -99,8 +99,8 @@ def export(
         if len(record.deals) == 1:
             fail(f"game {game.id} has no finished deal yet, and the record of the deal in play shows every "
                  "hidden card (add --unfinished to export it anyway)")
-        typer.echo(f"note: the deal in play is left out: its record shows every hidden card "
-                   f"(add --unfinished to include it)", err=True)
+        typer.echo("note: the deal in play is left out: its record shows every hidden card "
+                   "(add --unfinished to include it)", err=True)
         record = replace(record, deals=record.deals[:-1])
     typer.echo(record.dumps())
 

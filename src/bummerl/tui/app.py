@@ -39,10 +39,12 @@ from bummerl.view import View
 if TYPE_CHECKING:
     from bummerl.analysis import Solver
 
-__all__ = ["SIXTH_CARD_KEY", "BummerlApp", "sorted_hand"]
+__all__ = ["MIN_SIZE", "SIXTH_CARD_KEY", "BummerlApp", "sorted_hand"]
 
 #: The key for the sixth card of a Sixty-Six hand (6 claims 66).
 SIXTH_CARD_KEY = "0"
+#: The smallest window the whole table fits in (columns, rows); a smaller one gets a line saying so.
+MIN_SIZE = (80, 24)
 
 
 def sorted_hand(view: View) -> list[Card]:
@@ -115,6 +117,7 @@ class BummerlApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static(id="too-small")
         with Horizontal(id="main"):
             with Vertical(id="table"):
                 with Horizontal(id="opponent-row"):
@@ -150,15 +153,20 @@ class BummerlApp(App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#log", EventLog).border_title = "Events"
-        self._fit_footer()
+        self._fit_window(*self.size)
         self.start()
 
     def on_resize(self, event: Resize) -> None:
-        """Below 100 columns the footer packs its keys closer, so all of them fit in 80."""
-        self._fit_footer()
+        """Below 100 columns the footer packs its keys closer, so all of them fit in 80; below 80x24 a line
+        at the top says the window is too small."""
+        self._fit_window(event.size.width, event.size.height)
 
-    def _fit_footer(self) -> None:
-        self.query_one(Footer).compact = self.size.width < 100
+    def _fit_window(self, width: int, height: int) -> None:
+        self.query_one(Footer).compact = width < 100
+        note = self.query_one("#too-small", Static)
+        note.display = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        note.update(f"The window is {width}x{height}: make it at least {MIN_SIZE[0]}x{MIN_SIZE[1]}, "
+                    "or parts of the table are cut off.")
 
     def start(self) -> None:
         """Show the session's game from its current state (at the start, and after "play again")."""

@@ -12,6 +12,14 @@ Screen {
 #main {
     height: 1fr;
 }
+#too-small {
+    dock: top;
+    height: auto;
+    padding: 0 1;
+    background: $warning;
+    color: $background;
+    text-style: bold;
+}
 #table {
     width: 64;
     min-width: 62;
