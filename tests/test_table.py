@@ -83,6 +83,26 @@ def test_a_marriage_before_any_trick_is_declared_but_counts_later_when_the_rules
     assert texts(table.act(0, "marry H")) == ["You declare 40 (K♥ Q♥) (counts once a trick is won)"]
 
 
+def test_under_vu_a_marriage_by_a_player_who_has_tricks_counts_once_another_trick_is_won() -> None:
+    # vu's next_trick: a marriage counts only after its declarer wins a trick after declaring it; the log
+    # said "once a trick is won" to a player who had won several (session 11's audit).
+    for seed in range(100):
+        table = Table(Rules.preset("vu"), (Seat("You"), Seat("Computer", FirstLegal())), seed=seed,
+                      first_dealer=1)
+        while table.phase == "playing":
+            if table.human_to_move:
+                legal = table.view(0).legal_actions
+                marry = [a for a in legal if a.kind == "marry"]
+                if marry and table.deal.tricks[0]:
+                    said = texts(table.act(0, marry[0]))
+                    assert said[0].endswith("(counts once another trick is won)"), said
+                    return
+                table.act(0, legal[-1])
+            else:
+                table.run_bots()
+    raise AssertionError("no marriage after a won trick in 100 deals")
+
+
 def test_only_the_seat_to_move_may_act_and_illegal_actions_are_explained() -> None:
     table = scripted_table()
     with pytest.raises(IllegalMove, match="it is You's turn"):

@@ -480,7 +480,8 @@ class Table:
             value = 40 if action.suit == deal.trump_suit else 20
             k = Card.of(Rank.KING, action.suit)
             q = Card.of(Rank.QUEEN, action.suit)
-            counted = " (counts once a trick is won)" if deal.pending[seat] > pending_before[seat] else ""
+            later = "another trick" if deal.tricks[seat] else "a trick"  # vu: one won after declaring
+            counted = f" (counts once {later} is won)" if deal.pending[seat] > pending_before[seat] else ""
             out.append(Event("marry", f"{self._say(seat, 'declare', 'declares')} {value} "
                                       f"({self.card(k)} {self.card(q)}){counted}", seat, n,
                              {"suit": int(action.suit), "value": value}))
