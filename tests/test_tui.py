@@ -13,7 +13,7 @@ from bummerl.rules import Rules
 from bummerl.store import GameStore
 from bummerl.table import FirstLegal
 from bummerl.tui.app import BummerlApp, sorted_hand
-from bummerl.tui.screens import DealSummaryScreen, GameOverScreen
+from bummerl.tui.screens import ConfirmScreen, DealSummaryScreen, GameOverScreen
 from bummerl.tui.session import PlaySession
 from helpers.arena_bots import Script
 from helpers.tui import press, run, screen_text, session, settle, shown
@@ -193,7 +193,7 @@ def _key_for(app: BummerlApp, action: Action) -> list[str]:
             return ["m"]
         king = [str(c) for c in sorted_hand(app.session.view())].index(f"K{action.suit.letter}")  # type: ignore[union-attr]
         return ["m", str(king + 1)]
-    return {"exchange": ["x"], "close": ["c", "y"], "claim": ["g", "y"], "pass": ["p"]}[action.kind]
+    return {"exchange": ["x"], "close": ["c", "y"], "claim": ["g", "y"], "pass": ["p", "y"]}[action.kind]
 
 
 def test_a_whole_bummerl_by_keys_ends_with_the_review(tmp_path: Path) -> None:
@@ -288,7 +288,11 @@ def test_pass_after_the_last_trick_by_key(tmp_path: Path) -> None:
         while not s.table.deal.is_over:
             if s.table.deal.ending:
                 assert "claim 66 (g) if you have it, or pass (p)" in status(app)
-                await press(pilot, app, "p", look=False)
+                await press(pilot, app, "p", look=False)  # a pass asks first, as a claim does
+                assert isinstance(app.screen, ConfirmScreen) and "Pass without claiming?" in shown(app)
+                await press(pilot, app, "n", look=False)
+                assert not s.table.deal.is_over and "No pass: your move" in status(app)
+                await press(pilot, app, "p", "y", look=False)
                 continue
             card = next(a.card for a in s.view().legal_actions if a.card is not None)
             await press(pilot, app, *_key_for(app, Action.play(card)), look=False)  # type: ignore[arg-type]

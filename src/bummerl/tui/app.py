@@ -479,11 +479,13 @@ class BummerlApp(App[None]):
     QUESTIONS: ClassVar[dict[str, tuple[str, str]]] = {
         "claim": ("Claim 66 now?", "The deal ends at once; a wrong claim gives the other side game points."),
         "close": ("Close the talon?", "Nobody draws any more, and you must reach 66 or lose the deal."),
+        "pass": ("Pass without claiming?", "The deal is scored without a claim: with 66 or more, a claim "
+                                           "would score more."),
     }
 
     def human_act(self, action: Action, *, confirmed: bool = False) -> None:
-        """Try your action (asking first for a claim or a close, unless ``confirm`` is off); explain in the
-        status line if it is not allowed."""
+        """Try your action (asking first for a claim, a close or a pass, unless ``confirm`` is off); explain
+        in the status line if it is not allowed."""
         table = self.session.table
         if self.bot_pending or table.bot_to_move:
             self.status(f"Wait — it is {table.name(COMPUTER)}'s turn", error=True)
