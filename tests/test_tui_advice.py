@@ -63,7 +63,7 @@ def test_question_mark_shows_each_action_with_its_value(tmp_path: Path) -> None:
             assert isinstance(screen, AnalysisScreen)
             await _until(pilot, lambda: screen.done)
             text = shown(app)
-            assert "mean game points for you (sampled 3 of" in text
+            assert "Mean game points for you (sampled 3 of" in text
             assert "close" in text and "+1.00" in text and "exchange" in text and "-1.00" in text
             assert "play A♠" in text
             await press(pilot, app, "escape")

@@ -6,6 +6,7 @@ import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
+from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
@@ -303,13 +304,14 @@ class AnalysisScreen(Dialog[None]):
     def _compute(self) -> None:
         try:
             ratings, note = rate(self.view, samples=self.samples, solver=self.solver)
-            body: Text | RichTable = self._table(ratings, note)
+            body: Text | Group = self._table(ratings, note)
         except (AnalysisUnavailable, ValueError) as err:
             body = Text(str(err), style="yellow")
         _from_thread(self, self._show, body)
 
-    def _table(self, ratings: tuple[ActionStats, ...], note: str) -> RichTable:
-        grid = RichTable(title=f"mean game points for you ({note})", box=None, padding=(0, 2))
+    def _table(self, ratings: tuple[ActionStats, ...], note: str) -> Group:
+        """The ratings under a title line of their own (a table's title wraps at the table's width)."""
+        grid = RichTable(box=None, padding=(0, 2))
         grid.add_column("action")
         grid.add_column("mean", justify="right")
         grid.add_column("win share", justify="right")
@@ -317,7 +319,6 @@ class AnalysisScreen(Dialog[None]):
         chances = [r.bummerl_win for r in ratings if r.bummerl_win is not None]
         if chances:  # in a Bummerl: the chance to win it from this score after each action
             grid.add_column("Bummerl", justify="right")
-            grid.caption = "Bummerl: your chance to win the Bummerl from here"
         best = ratings[0].mean if ratings else 0.0
         for r in ratings:
             mark = "bold green" if abs(r.mean - best) < 1e-9 else ""
@@ -331,9 +332,12 @@ class AnalysisScreen(Dialog[None]):
                 top = "bold green" if r.bummerl_win >= max(chances) - 1e-9 else ""
                 cells.append(Text(f"{100 * r.bummerl_win:.1f}%", style=top))
             grid.add_row(*cells)
-        return grid
+        lines: list[Text | RichTable] = [Text(f"Mean game points for you ({note})", style="italic"), grid]
+        if chances:
+            lines.append(Text("Bummerl: your chance to win the Bummerl from here", style="dim italic"))
+        return Group(*lines)
 
-    def _show(self, body: Text | RichTable) -> None:
+    def _show(self, body: Text | Group) -> None:
         self.done = True
         if not self.is_attached:
             return
