@@ -202,6 +202,21 @@ def test_a_program_that_cannot_start_is_that_bots_fault() -> None:
     bot.close()
 
 
+def test_the_program_starts_at_new_deal_so_its_start_is_not_timed_as_a_decision(tmp_path: Path) -> None:
+    # The arena times choose() alone: a program started there had its start and hello in the time column.
+    spec = write_bot(tmp_path, "answer(msg['legal'][0])")
+    bot = ExternalBot(spec[4:])
+    deal = Deal.random(Rules.preset("standard"), 1)
+    bot.new_deal(View.of(deal, 0))
+    assert bot.hello == {"name": "test"} and [m["type"] for m in logged(tmp_path)] == ["hello"]
+    bot.close()
+    gone = ExternalBot(["/nonexistent/program"])
+    gone.new_deal(View.of(deal, 0))  # a failed start is not new_deal's error ...
+    with pytest.raises(ExternalBotError, match="cannot start"):  # ... but the first decision's
+        gone.choose(View.of(deal, deal.to_move))
+    gone.close()
+
+
 def test_close_lets_the_program_exit(tmp_path: Path) -> None:
     spec = write_bot(tmp_path, "answer(msg['legal'][0])")
     bot = ExternalBot(spec[4:], seed=3)

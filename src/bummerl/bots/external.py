@@ -380,10 +380,14 @@ class ExternalBot:
     # ------------------------------------------------------------------------------------------ bot
 
     def new_deal(self, view: View) -> None:
-        """A deal begins: restart a program that was stopped (timeout or crash), within ``max_restarts``."""
+        """A deal begins: restart a program that was stopped (timeout or crash), within ``max_restarts``, and
+        start it here, so its start and ``hello`` are not timed as its first decision."""
         if self._dead is not None and self._proc is None and self.restarts < self.max_restarts:
             self.restarts += 1
             self._dead = None
+        if self._proc is None and self._dead is None:
+            with contextlib.suppress(ExternalBotError):  # a failed start is the first decision's fault
+                self._start()
 
     def choose(self, view: View) -> Action:
         """Send the view, read back the action; raise :class:`ExternalBotError` on any failure.
