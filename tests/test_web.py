@@ -152,6 +152,34 @@ def test_a_reload_mid_deal_continues_on_a_phone(browser: Any, server: ServerProc
     p.close()
 
 
+def test_on_a_phone_the_page_stays_put_while_the_log_grows_and_the_summary_opens_at_its_title(
+        browser: Any, server: ServerProcess) -> None:
+    # Session 12's audit: each log line scrolled the whole window (the computer's row went off screen), and
+    # a tall deal summary opened scrolled down to its focused button, its title and "Why" above the screen.
+    game = server.post("/api/games", {"rules": "sixty-six", "level": "easy", "seed": 7})
+    p = Page(browser, server, 390, 844)  # the computer's speed: instant (the page's stored settings)
+    page = p.page
+    page.goto(game["url"])
+    modal = page.locator("#modal")
+    p.wait_my_turn()
+    while not modal.is_visible():
+        tricks = p.game().get_attribute("data-tricks")
+        page.locator("#hand button.card:not(.unplayable)").first.click()  # (a click scrolls to the card)
+        where = page.evaluate("window.scrollY")
+        expect(p.game()).not_to_have_attribute("data-tricks", tricks or "")
+        page.wait_for_function("document.getElementById('game').dataset.turn === 'me' || "
+                               "!document.getElementById('modal').hidden")
+        assert page.evaluate("window.scrollY") <= where  # no log line scrolls the page down (it may shrink)
+    assert page.locator("#log li").count() > 20
+    assert page.evaluate("document.getElementById('log').scrollTop") > 0  # the log shows its newest line
+    expect(modal).to_have_attribute("data-kind", "summary")
+    assert page.evaluate("document.querySelector('#modal .dialog').scrollTop") == 0
+    title = page.locator("#modal-title").bounding_box()
+    assert title is not None and title["y"] >= 0
+    assert p.errors == []
+    p.close()
+
+
 def test_a_server_restart_mid_deal_continues(browser: Any, tmp_path: Path) -> None:
     server = ServerProcess(tmp_path)
     server.start()

@@ -9,7 +9,7 @@ what you know); this module only words the answer and walks a game's decisions.
 >>> deal = Deal.random(Rules.preset("standard"), 2)
 >>> stats, note = rate(View.of(deal, deal.to_move), samples=3, solver=claims_win)
 >>> note, len(stats) == len(deal.legal_actions())
-('sampled 3 of 726485760 worlds', True)
+('sampled 3 of 726,485,760 worlds', True)
 """
 
 from __future__ import annotations
@@ -65,9 +65,9 @@ def rate(view: View, samples: int | None = None, seed: int = 0,
     except ImportError as err:
         raise AnalysisUnavailable("the analysis is not available in this version of bummerl") from err
     if result.exact:
-        note = f"exact over all {result.worlds} world{'s' if result.worlds != 1 else ''}"
+        note = f"exact over all {result.worlds:,} world{'s' if result.worlds != 1 else ''}"
     else:
-        note = f"sampled {result.worlds} of {result.total_worlds} worlds"
+        note = f"sampled {result.worlds:,} of {result.total_worlds:,} worlds"
     return result.actions, note
 
 

@@ -367,7 +367,7 @@ function logEvent(e) {
   if (e.kind === "trick") log.querySelectorAll("li.ev-play").forEach((li) => li.classList.add("done"));
   const item = h("li", { class: `ev ev-${e.kind} by-${who}`, text: e.text });
   log.appendChild(item);
-  item.scrollIntoView({ block: "nearest" });
+  log.scrollTop = log.scrollHeight;  // the list scrolls to its newest line; the page stays where it is
 }
 
 function setStatus(text, error = false) {
@@ -476,7 +476,8 @@ function openModal(kind, title, body, buttons) {
   $("modal").hidden = false;
   $("modal").dataset.kind = kind;
   const primary = $("modal-buttons").querySelector(".primary") || $("modal-buttons").querySelector("button");
-  if (primary) primary.focus();
+  if (primary) primary.focus({ preventScroll: true });  // a tall dialog opens at its title, not its buttons
+  document.querySelector("#modal .dialog").scrollTop = 0;
 }
 
 function closeModal() {
@@ -508,12 +509,12 @@ function dealSummaryBody() {
     h("th", { text: s === me ? "You" : name(s) }),
     h("td", { text: String(deal.tricks_won[s]) }),
     h("td", { text: deal.points ? String(deal.points[s]) : "–" }),
-    h("td", { class: "taken" }, ...taken[s].map((c) => cardElement(c, { classes: "tiny" })))));
+    h("td", {}, h("div", { class: "taken" }, ...taken[s].map((c) => cardElement(c, { classes: "tiny" }))))));
   const body = [
     h("p", { class: "why", text: `Why: ${REASONS[result.reason] || result.reason}.` }),
     h("table", { class: "summary" }, h("thead", {}, h("tr", {}, h("th", {}), h("th", { text: "tricks" }),
       h("th", { text: "points" }), h("th", { text: "cards taken" }))), h("tbody", {}, ...rows)),
-    h("p", { text: `Bummerl, still needed: you ${left(me)} · ${name(opp)} ${left(opp)}` }),
+    h("p", { text: `Bummerl, still needed: you\u00a0${left(me)} · ${name(opp)}\u00a0${left(opp)}` }),
   ];
   return body;
 }
@@ -604,14 +605,14 @@ function showAnalysis(msg) {
   const rows = msg.actions.map((s) => h("tr", {},
     h("td", { text: actionText(s.action) }), h("td", { class: "num", text: fmt(s.mean) }),
     h("td", { class: "num", text: `${Math.round(100 * s.win_share)}%` }),
-    h("td", { class: "num", text: s.ci95 ? `${fmt(s.ci95[0])} … ${fmt(s.ci95[1])}` : "exact" }),
+    h("td", { class: "num range", text: s.ci95 ? `${fmt(s.ci95[0])} … ${fmt(s.ci95[1])}` : "exact" }),
     ...(chances.length ? [h("td", { class: s.bummerl_win >= top - 1e-9 ? "num best" : "num",
                                     text: `${(100 * s.bummerl_win).toFixed(1)}%` })] : [])));
   const heads = ["move", "mean", "wins", "95% range", ...(chances.length ? ["Bummerl"] : [])];
   $("modal-body").replaceChildren(
     h("p", { text: `Mean game points for you over the deals consistent with what you know (${msg.note}).` }),
-    h("table", { class: "analysis" }, h("thead", {}, h("tr", {}, ...heads.map((t) => h("th", { text: t })))),
-      h("tbody", {}, ...rows)),
+    h("table", { class: "analysis" }, h("thead", {}, h("tr", {}, ...heads.map((t) =>
+      h("th", t === "95% range" ? { class: "range", text: t } : { text: t })))), h("tbody", {}, ...rows)),
     ...(chances.length ? [h("p", { class: "hint", text: "Bummerl: your chance to win the Bummerl from this score after the move." })] : []),
     h("p", { class: "hint", text: "Values assume both sides would play on seeing all cards; a guide, not gospel." }));
 }
