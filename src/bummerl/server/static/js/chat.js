@@ -31,7 +31,7 @@ function add(name, text) {
   const li = el("li");
   li.append(el("b", {}, `${name}: `), document.createTextNode(text));
   log.append(li);
-  li.scrollIntoView({ block: "nearest" });
+  log.scrollTop = log.scrollHeight;  // the chat list scrolls to its newest line; the page stays put
 }
 
 function connect(token) {
