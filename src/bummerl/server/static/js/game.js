@@ -393,9 +393,9 @@ function prompt() {
   if (marryMode) return setStatus("Which marriage? Press the number of its king or queen, or click it (Esc cancels)");
   const keys = deal.hand.length > 5 ? "1–5, 0" : `1–${deal.hand.length}`;
   if (deal.lead) return setStatus(`${name(1 - seat)} led ${cardName(deal.lead, style())}: your card (${keys} or click)`);
-  const extras = [["x exchange", "exchange"], ["c close", "close"], ["g claim 66", "claim"]].filter(([, a]) => acts.includes(a)).map(([k]) => k);
-  if (acts.some((a) => a.startsWith("marry"))) extras.push("m marriage");
-  setStatus(`Your lead: play a card (${keys} or click)${extras.length ? " — or " + extras.join(", ") : ""}`);
+  const extras = [["exchange (x)", "exchange"], ["close (c)", "close"], ["claim 66 (g)", "claim"]].filter(([, a]) => acts.includes(a)).map(([k]) => k);
+  if (acts.some((a) => a.startsWith("marry"))) extras.push("declare a marriage (m)");
+  setStatus(`Your lead: play a card (${keys} or click)${extras.length ? "; or " + extras.join(", ") : ""}`);
 }
 
 // ----------------------------------------------------------------------------- acting
