@@ -127,8 +127,8 @@ def test_the_present_player_sees_away_and_may_claim_only_after_the_time(client: 
             assert next_of(b, "view")["presence"]["seats"] == back["seats"]
         gone = next_of(a, "presence", lambda m: m["seats"][1]["away"])
         assert gone["seats"][1]["claim_in_ms"] == 180_000 and gone["away_after_ms"] == 180_000
-        assert not gone["can_claim"] and gone["seats"][0] == {"present": True, "away": False, "away_ms": None,
-                                                              "claim_in_ms": None}
+        assert not gone["can_claim"] and gone["seats"][0] == {"present": True, "away": False, "opened": True,
+                                                              "away_ms": None, "claim_in_ms": None}
         clock.advance(179.0)
         early = claim(client, anns)
         assert early.status_code == 409 and "in 1 s" in early.json()["error"]
@@ -155,6 +155,42 @@ def test_the_present_player_sees_away_and_may_claim_only_after_the_time(client: 
             assert "the Bummerl is over" in next_of(b, "error")["reason"]
     rematch = client.post(f"/api/friends/{anns['invite']}/rematch", headers={KEY_HEADER: bob["key"]})
     assert rematch.status_code == 200 and rematch.json()["seat"] == 0
+
+
+def test_nobody_claims_a_rematch_from_a_player_who_never_opened_it(tmp_path: Path, clock: FakeClock) -> None:
+    # Session 12's audit farmed rating: Ann claimed a game Bob had left, asked for the rematch (which seats
+    # Bob at once), claimed that too three minutes later, and again: four rated wins, Bob never there.
+    def rematch(client: TestClient, player: Json) -> Json:
+        answer: Json = client.post(f"/api/friends/{anns['invite']}/rematch",
+                                   headers={KEY_HEADER: player["key"]}).json()
+        return answer
+
+    with app(tmp_path, clock) as client:
+        ann, bob, anns, _ = pair(client)
+        with socket(client, anns) as a:
+            next_of(a, "view")
+            clock.advance(AWAY)
+            assert claim(client, anns).status_code == 200  # Bob took the seat himself, then left
+        again = rematch(client, ann)
+        with socket(client, again) as a:
+            bobs_seat = next_of(a, "view")["presence"]["seats"][1 - again["seat"]]
+            assert bobs_seat["opened"] is False and bobs_seat["claim_in_ms"] is None
+            clock.advance(10 * AWAY)
+            refused = claim(client, again)
+            assert refused.status_code == 409
+            assert "Bob has not opened this game yet" in refused.json()["error"]
+    with app(tmp_path, clock) as client, socket(client, again) as a:  # a restart remembers it
+        next_of(a, "view")
+        clock.advance(10 * AWAY)
+        assert claim(client, again).status_code == 409
+        bobs = rematch(client, bob)
+        assert bobs["id"] == again["id"]
+        with socket(client, bobs):  # Bob opens it once, and leaves
+            next_of(a, "presence", lambda m: m["seats"][bobs["seat"]]["present"])
+        gone = next_of(a, "presence", lambda m: m["seats"][bobs["seat"]]["away"])["seats"][bobs["seat"]]
+        assert gone["opened"] and gone["claim_in_ms"] == 180_000
+        clock.advance(AWAY)
+        assert claim(client, again).status_code == 200
 
 
 def test_the_absent_player_coming_back_cancels_the_claim(client: TestClient, clock: FakeClock) -> None:

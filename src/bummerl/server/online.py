@@ -107,7 +107,7 @@ class FriendTable(LiveGame):
         self.chatters: list[Any] = []
         #: Who is away since when, the clocks (None: played without), and how the game ended away from the
         #: table (None: it did not); server/presence.py.
-        self.presence = Presence.start(online.clock())
+        self.presence = Presence.start(online.clock(), opened=(friend.unopened != 0, friend.unopened != 1))
         self.clocks: Clocks | None = None
         self.end: End | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -184,10 +184,10 @@ class FriendTable(LiveGame):
 
     def can_claim(self, seat: int, now: float) -> bool:
         """True when ``seat`` may claim the Bummerl now: both seats taken, nobody has won, ``seat`` is here
-        and the other has been away for the server's ``away_after`` seconds."""
+        and the other, who has opened the game, has been away for the server's ``away_after`` seconds."""
         since = self.presence.away_since[1 - seat]
         return (self.started and not self.over and self.presence.present(seat) and since is not None
-                and now - since >= self.online.away_after)
+                and self.presence.opened[1 - seat] and now - since >= self.online.away_after)
 
     def presence_json(self, seat: int | None) -> dict[str, Any]:
         """Who is here, the countdowns and the clocks as seen by ``seat`` (None: a spectator): the
@@ -197,10 +197,11 @@ class FriendTable(LiveGame):
         for s in (0, 1):
             since = self.presence.away_since[s]
             away = self.started and not self.over and since is not None
-            seats.append({"present": self.presence.present(s), "away": away,
+            opened = self.presence.opened[s]
+            seats.append({"present": self.presence.present(s), "away": away, "opened": opened,
                           "away_ms": math.floor((now - since) * 1000) if away and since is not None else None,
                           "claim_in_ms": (math.ceil(max(0.0, since + self.online.away_after - now) * 1000)
-                                          if away and since is not None else None)})
+                                          if away and opened and since is not None else None)})
         names = self.names()
         return {"seats": seats, "away_after_ms": round(self.online.away_after * 1000),
                 "clocks": None if self.clocks is None else self.clocks.to_json(now),
@@ -241,7 +242,11 @@ class FriendTable(LiveGame):
         self.schedule()
 
     async def join(self, listener: Listener) -> None:
-        """A connection opens at a seat: a seat that was away is back (everyone is told)."""
+        """A connection opens at a seat: a seat that was away is back (everyone is told); a rematch's player
+        has now opened the game."""
+        if not self.presence.opened[listener.seat]:
+            await self.hub._admin(self.online.players.set_unopened, self.id, None)
+            self.friend = self.online.players.friend_game(game_id=self.id) or self.friend
         now = self.online.clock()
         back = self.presence.update([self._connected(s) or s == listener.seat for s in (0, 1)], now)
         await super().join(listener)
@@ -330,6 +335,8 @@ class FriendTable(LiveGame):
         since, other = self.presence.away_since[1 - seat], self.table.name(1 - seat)
         if since is None:
             raise BummerlError(f"{other} is here: there is nothing to claim")
+        if not self.presence.opened[1 - seat]:
+            raise BummerlError(f"{other} has not opened this game yet: there is nothing to claim")
         wait = since + self.online.away_after - self.online.clock()
         if wait > 0:
             raise BummerlError(f"{other} has been away only a short while: you may claim the Bummerl "
@@ -562,6 +569,12 @@ class Online:
                                             clock=None if old_clocks is None else old_clocks.control,
                                             spectators=friend.spectators)
                 await self.join(game.friend.invite, second)
+                # Nobody may claim the Bummerl from the player who did not ask before they open the game.
+                unasked = 0 if first.id != player.id else 1
+                await self.hub._admin(self.players.set_unopened, game.id, unasked)
+                live = self.hub.live.get(game.id)
+                if isinstance(live, FriendTable):
+                    live.presence.opened[unasked] = False
                 await self.hub._admin(self.players.set_rematch, friend.game_id, game.id)
                 friend = self.players.friend_game(game_id=friend.game_id) or friend
         assert friend.rematch is not None

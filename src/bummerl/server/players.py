@@ -126,6 +126,8 @@ class FriendGame:
     rematch: str | None = None
     #: What spectators see: ``public`` (the public view) or ``delayed`` (also every deal that is over).
     spectators: str = "public"
+    #: The seat a rematch gave a player who has not opened the game yet (None: none).
+    unopened: int | None = None
 
     def seat_of(self, player_id: str) -> int | None:
         """The seat this player holds, or None."""
@@ -136,7 +138,8 @@ class FriendGame:
 
 
 _PLAYER_COLUMNS = "id, name, rating, deviation, volatility, games"
-_FRIEND_COLUMNS = "game_id, invite, player0, player1, rated, rated_done, public, rematch, spectators"
+_FRIEND_COLUMNS = ("game_id, invite, player0, player1, rated, rated_done, public, rematch, spectators, "
+                   "unopened")
 #: Open invitations (nobody has taken the other seat yet) a player may have at once.
 MAX_OPEN_INVITATIONS = 5
 
@@ -230,6 +233,11 @@ class Players:
             self.web.db.execute("UPDATE web_friend_games SET rematch = ? WHERE game_id = ?",
                                 (rematch_id, game_id))
 
+    def set_unopened(self, game_id: str, seat: int | None) -> None:
+        """Record the seat whose player has not opened the game yet (a rematch's), or None once they have."""
+        with self.web.lock:
+            self.web.db.execute("UPDATE web_friend_games SET unopened = ? WHERE game_id = ?", (seat, game_id))
+
     def games_of(self, player: Player) -> list[FriendGame]:
         """The player's friend games, the newest first."""
         rows = self._query(f"SELECT {', '.join('f.' + c for c in _FRIEND_COLUMNS.split(', '))} "
@@ -292,4 +300,4 @@ def _player(row: tuple[Any, ...]) -> Player:
 
 def _friend(row: tuple[Any, ...]) -> FriendGame:
     return FriendGame(str(row[0]), str(row[1]), (row[2], row[3]), bool(row[4]), bool(row[5]), bool(row[6]),
-                      row[7], str(row[8]))
+                      row[7], str(row[8]), row[9] if row[9] in (0, 1) else None)

@@ -174,26 +174,33 @@ class End:
 
 @dataclass(slots=True)
 class Presence:
-    """Since when each seat has had no open connection (None: it has one, it is present).
+    """Since when each seat has had no open connection (None: it has one, it is present), and whether each
+    seat has been at this table at all (``opened``: had a connection to the game, or made a move in it). Only
+    a player who has opened the game can abandon it: a seat given by a rematch is not claimed from before its
+    player comes.
 
     >>> presence = Presence.start(100.0)          # a game brought to life: nobody is connected yet
-    >>> presence.update([True, False], 130.0), presence.away_since
-    (True, [None, 100.0])
+    >>> presence.update([True, False], 130.0), presence.away_since, presence.opened
+    (True, [None, 100.0], [True, False])
     >>> presence.update([True, False], 140.0), presence.present(0), presence.present(1)
     (False, True, False)
     """
 
     away_since: list[float | None]
+    opened: list[bool]
 
     @classmethod
-    def start(cls, now: float) -> Presence:
-        """Nobody connected yet: both seats away since ``now``."""
-        return cls([now, now])
+    def start(cls, now: float, opened: Sequence[bool] = (False, False)) -> Presence:
+        """Nobody connected yet: both seats away since ``now``; ``opened``: the seats known to have been at
+        the table (those that made a move)."""
+        return cls([now, now], list(opened))
 
     def update(self, connected: Sequence[bool], now: float) -> bool:
         """Whether each seat has a connection now; True when a seat came back or went away."""
         changed = False
         for seat, here in enumerate(connected):
+            if here:
+                self.opened[seat] = True
             if here != (self.away_since[seat] is None):
                 self.away_since[seat] = None if here else now
                 changed = True

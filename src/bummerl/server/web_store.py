@@ -102,6 +102,10 @@ WEB_MIGRATIONS: list[tuple[str, ...]] = [
             at REAL NOT NULL
         )""",
     ),
+    (  # 7: the seat a rematch gave a player who has not opened the game yet (NULL: none): nobody may claim
+       # the Bummerl from a player who never came to the table
+        "ALTER TABLE web_friend_games ADD COLUMN unopened INTEGER CHECK (unopened IN (0, 1))",
+    ),
 ]
 _SCHEMA_KEY = "web.schema"
 

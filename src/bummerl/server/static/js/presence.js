@@ -69,7 +69,10 @@ function draw() {
     children.push(h("p", { class: "clocks" }, clockElement(seat), " · ", clockElement(opp),
       h("small", { text: ` (${state.clocks.control})` })));
   }
-  if (away) {
+  if (away && state.seats[opp].opened === false) {
+    // A rematch seats the friend at once: until they open the game, nobody may claim it from them.
+    children.push(h("p", { class: "away", id: "away" }, `${names[opp]} has not opened this game yet.`));
+  } else if (away) {
     const wait = state.seats[opp].claim_in_ms - elapsed();
     const text = state.can_claim || wait <= 0
       ? `${names[opp]} is away. You may claim the Bummerl, or keep waiting.`
