@@ -166,6 +166,16 @@ def test_a_deal_of_the_seeded_deck_with_every_kind_of_action(client: TestClient)
         assert seat.errors == []
 
 
+def test_a_ping_is_answered_at_once_with_a_pong(client: TestClient) -> None:
+    # The page's heartbeat: a socket whose network dropped without closing it is found by an unanswered ping.
+    game = new_game(client, seed=1)
+    with connect(client, game) as ws:
+        seat = Seat(ws)
+        seat.my_turn()
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+
+
 def test_bad_messages_get_an_error_with_a_reason_and_change_nothing(client: TestClient) -> None:
     game = new_game(client, seed=1, dealer=1, decks=[DECK])
     with connect(client, game) as ws:

@@ -343,3 +343,47 @@ def test_two_friends_play_a_rated_bummerl_by_clicks_through_a_reload_and_a_resta
         for p in people:
             p.context.close()
         server.stop()
+
+
+def test_a_stale_error_gives_way_to_the_turn_and_a_silent_network_drop_is_found(browser: Any,
+                                                                               tmp_path: Path) -> None:
+    # Session 12's audit: "Wait — it is Bob's turn" stayed on Ann's page after Bob had played and it was
+    # her turn; offline for 90 s, Bob's page still said it was connected (the socket was never closed).
+    server = ServerProcess(tmp_path, workers=1)
+    server.start()
+    people: list[Person] = []
+    try:
+        ann = Person(browser, server, "Ann", "/ws/games/")
+        bob = Person(browser, server, "Bob", "/ws/games/")
+        people = [ann, bob]
+        expect.set_options(timeout=TIMEOUT)
+        ann.page.goto(server.url + "/friend")
+        ann.choose_name()
+        ann.page.click('[data-action="invite"]')
+        expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
+        link = ann.page.locator("#invite-link").input_value()
+        ann.page.click("#play-link")
+        bob.page.goto(link)
+        bob.choose_name()
+        for p in people:
+            expect(p.game()).to_have_attribute("data-connected", "true")
+        wait_until(ann.page, lambda: "me" in (ann.game().get_attribute("data-turn"),
+                                              bob.game().get_attribute("data-turn")), "somebody's turn")
+        mover, waiter = (ann, bob) if ann.game().get_attribute("data-turn") == "me" else (bob, ann)
+        waiter.page.locator("#hand button.card").first.click()
+        expect(waiter.page.locator("#status")).to_contain_text(f"Wait — it is {mover.name}'s turn")
+        mover.page.locator("#hand button.card:not(.unplayable)").first.click()
+        expect(waiter.game()).to_have_attribute("data-turn", "me")
+        expect(waiter.page.locator("#status")).not_to_contain_text("Wait")
+        expect(waiter.page.locator("#status")).to_contain_text("your card")
+
+        bob.context.set_offline(True)  # no close: only the heartbeat can tell
+        expect(bob.game()).to_have_attribute("data-connected", "false", timeout=45_000)
+        expect(bob.page.locator("#status")).to_contain_text("Connection lost")
+        bob.context.set_offline(False)
+        expect(bob.game()).to_have_attribute("data-connected", "true", timeout=45_000)
+        expect(bob.page.locator("#status")).not_to_contain_text("Connection lost")
+    finally:
+        for p in people:
+            p.context.close()
+        server.stop()

@@ -165,10 +165,12 @@ class LiveGame:
     # ------------------------------------------------------------------ acting
 
     async def handle(self, seat: int, message: ClientMessage, reply: Send) -> None:
-        """A client message from ``seat``: an action, or a request for the analysis or the review.
+        """A client message from ``seat``: an action, a request for the analysis or the review, or a ping.
         Anything wrong is answered with an ``error`` to that client alone and changes nothing."""
         try:
-            if message.type == "act":
+            if message.type == "ping":  # the page checks that its connection still reaches the server
+                reply({"type": "pong"})
+            elif message.type == "act":
                 await self.act(seat, message.action)
             elif message.type in ("analyse", "review"):
                 if seat in self._asking:

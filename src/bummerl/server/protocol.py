@@ -11,7 +11,7 @@ ClientMessage(type='act', action='play QH')
 >>> parse_message('{"type": "dance"}')
 Traceback (most recent call last):
 ...
-bummerl.server.protocol.ProtocolError: unknown message type 'dance' (expected act, analyse or review)
+bummerl.server.protocol.ProtocolError: unknown message type 'dance' (expected act, analyse, review or ping)
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ __all__ = [
 MAX_MESSAGE = 4096
 #: The ``act`` action that deals the next deal once a deal is over (not an engine action).
 NEXT = "next"
-_TYPES = ("act", "analyse", "review")
+_TYPES = ("act", "analyse", "review", "ping")
 
 
 class ProtocolError(BummerlError):
@@ -88,7 +88,7 @@ def parse_message(text: str | bytes) -> ClientMessage:
     kind = value.get("type")
     if kind not in _TYPES:
         shown = repr(kind) if isinstance(kind, str | int | float | bool | None) else type(kind).__name__
-        raise ProtocolError(f"unknown message type {shown} (expected act, analyse or review)")
+        raise ProtocolError(f"unknown message type {shown} (expected act, analyse, review or ping)")
     if kind == "act":
         action = value.get("action")
         if not isinstance(action, str):

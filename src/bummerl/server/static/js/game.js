@@ -54,10 +54,12 @@ async function connect() {
     return;
   }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(t)}`);
-  socket.addEventListener("open", () => { retry = 0; });
-  socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
-  socket.addEventListener("close", () => {
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(t)}`);
+  socket = ws;
+  ws.addEventListener("open", () => { retry = 0; });
+  ws.addEventListener("message", (e) => { pingSent = null; receive(JSON.parse(e.data)); });
+  ws.addEventListener("close", () => {
+    if (ws !== socket) return;  // a socket given up as dead (see the heartbeat below): a new one is open
     socket = null;
     if (closedByUs) return;
     if (!view) {
@@ -71,6 +73,29 @@ async function connect() {
     setTimeout(connect, Math.min(4000, 300 * 2 ** Math.min(retry++, 4)));
   });
 }
+
+// The heartbeat: a network that drops without closing the socket is found within 25 s (a ping every 15 s,
+// 10 s for any answer), said, and a new socket opened; the server's view on it shows what was missed.
+let nextAskedIn = null;  // the deal whose "next" we sent last
+let pingSent = null;  // performance.now() of the ping not answered yet
+let pingLast = 0;
+setInterval(() => {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  if (pingSent !== null && performance.now() - pingSent > 10_000) {
+    const dead = socket;
+    socket = null;
+    dead.close();
+    pingSent = null;
+    setStatus("Connection lost — reconnecting…", true);
+    $("game").dataset.connected = "false";
+    connect();
+    return;
+  }
+  if (pingSent === null && performance.now() - pingLast >= 15_000) {
+    pingSent = pingLast = performance.now();
+    socket.send(JSON.stringify({ type: "ping" }));
+  }
+}, 5_000);
 
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
@@ -92,6 +117,11 @@ function receive(msg) {
     $("game").dataset.queue = String(frames.length);
     pump();
   } else if (msg.type === "error") {
+    // Both players asked for the next deal: the friend's came first, and ours has nothing left to do.
+    if (nextAskedIn !== null && view && view.deal_number > nextAskedIn && view.phase === "playing") {
+      nextAskedIn = null;
+      return;
+    }
     setStatus(msg.reason, true);
     if (modalKind === "analysis" || modalKind === "review-wait") closeModal();
   } else if (msg.type === "analysis") {
@@ -173,13 +203,17 @@ function legal() {
 
 function show(frame) {
   const fresh = !view || frame.replay;
+  const before = view;
   view = frame.view;  // before the log: it reads the rules
   seat = view.seat;
   if (fresh) $("log").replaceChildren();
   for (const e of frame.events) logEvent(e);
   if (!legal().some((a) => a.startsWith("marry"))) marryMode = false;
+  // An error said before the game moved on (a move, a new deal, the friend taking the seat, a reconnect)
+  // is stale: the status line says again whose turn it is.
+  if (fresh || frame.events.length || before.waiting_for !== view.waiting_for || before.phase !== view.phase ||
+      JSON.stringify(before.players) !== JSON.stringify(view.players)) statusIsError = false;
   draw();
-  if (!frame.replay && frame.events.some((e) => e.seat === seat && ACTOR_KINDS.has(e.kind))) statusIsError = false;
   const key = `${view.deal_number}/${view.phase}`;
   if ((view.phase === "deal_over" || view.phase === "game_over") && summaryShownFor !== key) {
     summaryShownFor = key;
@@ -431,6 +465,7 @@ function nextDeal() {
   if (!view || view.phase === "playing") return;
   if (view.phase === "game_over") return showGameOver();
   closeModal();
+  nextAskedIn = view.deal_number;
   act("next");
 }
 
