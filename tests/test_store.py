@@ -116,6 +116,82 @@ def test_a_file_that_is_not_a_database_is_reported_as_damaged(home: Path) -> Non
     assert "\n" not in str(err.value)
 
 
+# A process that plays games into the store, keeps its write-ahead log (no checkpoint) and dies as a crash
+# would: the log holds the pages written since the store was last closed.
+CRASH = """
+import os, random, sys
+from pathlib import Path
+from bummerl.rules import Rules
+from bummerl.session import PlaySession
+from bummerl.store import GameStore
+store = GameStore.open(Path(sys.argv[1]))
+if sys.argv[3] == "crash":
+    store._db.execute("PRAGMA wal_autocheckpoint = 0")
+for seed in range(int(sys.argv[2]), int(sys.argv[2]) + 3):
+    rng = random.Random(seed)
+    s = PlaySession.new(Rules.preset("standard"), level="easy", seed=seed, first_dealer=0, store=store)
+    for _ in range(150):
+        t = s.table
+        if t.game.is_over:
+            break
+        if t.deal.is_over:
+            s.next_deal()
+            continue
+        s.act_seat(t.deal.to_move, rng.choice(t.view(t.deal.to_move).legal_actions))
+if sys.argv[3] == "crash":
+    os._exit(0)
+store.close()
+"""
+
+
+def play_games(home: Path, first_seed: int, end: str) -> None:
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, "-c", CRASH, str(home), str(first_seed), end], check=True, timeout=300)
+
+
+def test_a_log_left_by_a_crash_is_kept(tmp_path: Path) -> None:
+    play_games(tmp_path, 1, "crash")
+    assert (tmp_path / (DB_NAME + "-wal")).stat().st_size > 0
+    with GameStore.open(tmp_path) as store:
+        assert len(list(store.games())) == 3
+
+
+def test_a_backup_copied_over_next_to_a_crashs_log_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    # Session 12's audit: the user restores a backup by copying games.db while a crash has left a log;
+    # opening merged the log into the older file and wrote the damaged mix back on closing.
+    play_games(tmp_path, 1, "close")
+    backup = (tmp_path / DB_NAME).read_bytes()
+    play_games(tmp_path, 10, "close")
+    play_games(tmp_path, 20, "crash")
+    (tmp_path / DB_NAME).write_bytes(backup)  # the restore
+    with pytest.raises(StoreError, match=r"damaged together with its log games\.db-wal") as err:
+        GameStore.open(tmp_path)
+    assert "move games.db-wal and games.db-shm away" in str(err.value) and "\n" not in str(err.value)
+    assert (tmp_path / DB_NAME).read_bytes() == backup  # not written
+    for name in ("-wal", "-shm"):
+        (tmp_path / (DB_NAME + name)).unlink()
+    with GameStore.open(tmp_path) as store:  # as the README says: the backup opens as it was
+        assert len(list(store.games())) == 3
+
+
+def test_unreadable_bytes_in_the_schema_are_one_line_not_a_traceback(home: Path) -> None:
+    import random
+
+    with GameStore.open() as store:  # closed: every page in games.db itself
+        for seed in range(12):
+            PlaySession.new(Rules.preset("standard"), level="easy", seed=seed, first_dealer=0, store=store,
+                            bot=FirstLegal())
+    data = bytearray((home / DB_NAME).read_bytes())
+    rng = random.Random(42)  # the audit's bytes: SQLite's message then quotes some that are not UTF-8
+    data[2000:2064] = bytes(rng.randrange(256) for _ in range(64))
+    (home / DB_NAME).write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="is damaged") as err, GameStore.open() as store:
+        list(store.games())
+    assert "\n" not in str(err.value)
+
+
 # ------------------------------------------------------------------------------------ games
 
 

@@ -48,6 +48,7 @@ import secrets
 import socket
 import sqlite3
 import threading
+import urllib.parse
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -411,6 +412,7 @@ class GameStore:
         if not os.access(home, os.W_OK | os.X_OK):
             raise StoreError(f"cannot write the data directory {home}: permission denied")
         path = home / DB_NAME
+        _check_with_its_log(path)
         try:
             db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as err:
@@ -428,6 +430,10 @@ class GameStore:
             if "unable to open" in str(err):
                 raise _unwritable(home, err) from None
             raise store.store_error(err) from None
+        except UnicodeDecodeError:  # SQLite's message quotes bytes of a damaged schema that are not text
+            db.close()
+            raise StoreError(f"the game database {path} is damaged: its schema cannot be read (move it away "
+                             "to start afresh)") from None
         except BaseException:
             db.close()
             raise
@@ -512,6 +518,8 @@ class GameStore:
                 yield self._db
             except sqlite3.Error as err:
                 raise self.store_error(err) from None
+            except UnicodeDecodeError as err:  # a damaged page's bytes quoted in SQLite's message
+                raise self.store_error(sqlite3.DatabaseError(f"unreadable bytes ({err.reason})")) from None
 
     # ------------------------------------------------------------------ writing games
 
@@ -850,6 +858,39 @@ class GameStore:
                     self.notes.append(_legacy_note(path.name, problem))
                 db.execute("INSERT INTO legacy_imports VALUES (?, ?, ?, ?)",
                            (path.name, game_id, problem, _now()))
+
+
+def _check_with_its_log(path: Path) -> None:
+    """When a write-ahead log (``games.db-wal``) lies beside the database (a crash left it, or another
+    process is using the store), check the two together read-only before a writer opens them: a writer would
+    copy the log into the database on closing, and a log that belongs to another database (or to the one a
+    backup replaced) would damage it for good. Raises :class:`StoreError`, the files untouched.
+
+    >>> import tempfile
+    >>> _check_with_its_log(Path(tempfile.mkdtemp()) / DB_NAME)  # no log: nothing to check
+    """
+    log = path.with_name(path.name + "-wal")
+    try:
+        if not path.is_file() or not log.is_file() or log.stat().st_size == 0:
+            return
+    except OSError:
+        return
+    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+    try:
+        probe = sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, isolation_level=None)
+    except sqlite3.Error:
+        return  # cannot even look: the normal open says why
+    try:
+        verdict = [str(row[0]) for row in probe.execute("PRAGMA quick_check").fetchall()]
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
+        verdict = [str(err)]
+    finally:
+        probe.close()
+    if verdict != ["ok"] and not any("locked" in v or "unable to open" in v for v in verdict):
+        raise StoreError(
+            f"the game database {path} is damaged together with its log {log.name} ({verdict[0][:120]}); "
+            f"if {log.name} does not belong to it (a backup copied over {path.name}, or files from another "
+            f"computer), move {log.name} and {path.name}-shm away, and {path.name} opens as it is")
 
 
 def _unwritable(home: Path, err: sqlite3.Error) -> StoreError:
