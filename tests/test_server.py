@@ -453,3 +453,46 @@ def test_serve_on_every_address_prints_the_one_friends_reach(tmp_path: Path,
     assert result.exit_code == 0, result.output
     assert f"serving the web game at http://10.9.8.7:{port}/" in result.output
     assert f"Friends on your network open http://10.9.8.7:{port}/friend" in result.output
+
+
+# ----------------------------------------------------------------------------- saving fails
+
+
+def test_a_game_that_could_not_be_saved_is_kept_retried_and_said_at_shutdown(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Session 12's audit: with the disk full, closing the page put the game away with its unsaved moves
+    # (a reload went back a deal), and Ctrl-C then exited 0 with 39 answered moves lost, saying nothing.
+    from bummerl.store import GameStore
+
+    app = create_app(home=tmp_path, workers=0)
+    with TestClient(app) as client:
+        hub = app.state.hub
+        game = new_game(client, seed=5)
+        with connect(client, game) as ws:
+            seat = Seat(ws)
+            view = seat.my_turn()
+            hub.store.store._db.execute("PRAGMA query_only = ON")  # every write fails from now on
+            seat.act(view["deal"]["legal"][0])
+            seat.my_turn()
+            assert any(e["kind"] == "save_failed" for e in seat.log)
+            played = hub.live[game["id"]].session.table.record()
+        assert game["id"] in hub.live  # the page closed, yet the game stays: its moves are not stored
+        with connect(client, game) as ws:  # a reload gets the same game, nothing gone back
+            assert Seat(ws).frame()["deal"]["hand"] == hub.live[game["id"]].session.view().to_json()["hand"]
+        assert client.portal.call(hub.save_unsaved) == [(game["id"], hub.live[game["id"]].session.save_error)]
+        hub.store.store._db.execute("PRAGMA query_only = OFF")  # space again: the retry stores it all
+        assert client.portal.call(hub.save_unsaved) == [] and game["id"] not in hub.live
+        with GameStore.open(tmp_path) as store:
+            assert store.load(game["id"]).record == played
+
+        other = new_game(client, seed=6)
+        with connect(client, other) as ws:
+            seat = Seat(ws)
+            view = seat.my_turn()
+            hub.store.store._db.execute("PRAGMA query_only = ON")
+            seat.act(view["deal"]["legal"][0])
+            seat.my_turn()
+    assert app.state.unsaved and app.state.unsaved[0][0] == other["id"]
+    err = capsys.readouterr().err
+    assert f"error: game {other['id']} could not be saved:" in err
+    assert "its moves since the last save are lost" in err

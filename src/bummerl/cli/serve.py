@@ -52,7 +52,8 @@ def serve(
     """Play in the browser: start the web game and print its address.
 
     Games are kept in the same store as the terminal game's (a game started in one continues in the
-    other). Ctrl-C stops the server; nothing is lost.
+    other). Ctrl-C stops the server; nothing is lost (a game that could not be stored, e.g. on a full disk,
+    is tried once more, and said on stderr with exit status 1 if that fails too).
     """
     import uvicorn
 
@@ -110,6 +111,8 @@ def serve(
     server.run()
     if not server.started:
         fail(f"cannot serve on {host}:{port}")
+    if getattr(web.state, "unsaved", None):  # said on stderr as the server stopped
+        raise typer.Exit(1)
 
 
 def _network_address() -> str | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import sys
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -141,9 +142,16 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
                                                review_samples=review_samples)
         state["online"] = app.state.online = Online(  # games between two people
             state["hub"], limits, away_after=away_after, clock=clock or time.time)
+        saving = asyncio.create_task(state["hub"].keep_saving())
         try:
             yield
         finally:
+            saving.cancel()
+            # A game whose moves could not be stored is tried once more; what still fails is said.
+            app.state.unsaved = await state["hub"].save_unsaved()
+            for game_id, why in app.state.unsaved:
+                print(f"error: game {game_id} could not be saved: {why}; its moves since the last save are "
+                      "lost", file=sys.stderr)
             state["hub"].close()
             if own:
                 pool.close()

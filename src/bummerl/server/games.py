@@ -50,6 +50,8 @@ REVIEW_SAMPLES = 24
 #: The interpreter's switch interval while a server runs (seconds): how long the committing thread may wait
 #: for the GIL while the event loop is busy, per SQLite statement.
 SWITCH_INTERVAL = 0.0005
+#: Seconds between two tries to store a game whose last save failed (a full disk, a locked file).
+RETRY_SAVES = 5.0
 
 T = TypeVar("T")
 
@@ -148,8 +150,10 @@ class LiveGame:
 
     @property
     def idle(self) -> bool:
-        """True when nobody listens and the computer is not thinking."""
-        return not self.listeners and (self._task is None or self._task.done())
+        """True when nobody listens, the computer is not thinking and every move is stored (a game whose
+        last save failed stays in memory, and the hub retries it, so no answered move is lost)."""
+        return (not self.listeners and (self._task is None or self._task.done())
+                and self.session.save_error is None)
 
     def broadcast(self, events: Sequence[Event]) -> None:
         """Send the events and each listener's own view to every listener."""
@@ -453,6 +457,26 @@ class GameHub:
                 return game
             except GameGone:
                 continue
+
+    async def save_unsaved(self) -> list[tuple[str, str]]:
+        """Try again to store every live game whose last save failed; tell its players when it worked and
+        put it away if nobody plays it. The games still unsaved: (id, why)."""
+        left = []
+        for game in [g for g in self.live.values() if g.session.save_error is not None]:
+            events = await self.committer.commit(game.session)
+            if events:
+                game.broadcast(events)
+            if game.session.save_error is None:
+                self.put_away(game)
+            else:
+                left.append((game.id, game.session.save_error))
+        return left
+
+    async def keep_saving(self, every: float = RETRY_SAVES) -> None:
+        """Retry the unsaved games every ``every`` seconds (runs for the server's life)."""
+        while True:
+            await asyncio.sleep(every)
+            await self.save_unsaved()
 
     def put_away(self, game: LiveGame) -> None:
         """Forget a live game nobody plays (its lease is released, after any earlier store call; the store
