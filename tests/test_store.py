@@ -289,6 +289,25 @@ def test_every_stored_field_is_checked(home: Path, column: str, value: object, w
         store.load(s.id)
 
 
+def test_a_stored_id_that_is_no_game_id_is_damaged_and_never_printed_as_it_is(home: Path) -> None:
+    # Session 12's audit: an id holding terminal escapes set the window title and cleared the screen.
+    from typer.testing import CliRunner
+
+    from bummerl.cli import app
+
+    s = new_session(home)
+    hostile = "esc\x1b]0;PWNED\x07\x1b[2J"
+    db = raw(home)
+    for table, column in (("games", "id"), ("deals", "game_id"), ("actions", "game_id")):
+        db.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (hostile, s.id))
+    with GameStore.open() as store:
+        [damaged] = store.games()
+        assert isinstance(damaged, GameDamaged) and "its id is not a game id" in str(damaged)
+        assert "\x1b" not in damaged.game_id and damaged.game_id.startswith("'esc\\x1b")
+    result = CliRunner().invoke(app, ["games"])
+    assert "\x1b" not in result.output and "damaged" in result.output
+
+
 def test_a_stored_cmd_level_is_never_run(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     s = new_session(home)

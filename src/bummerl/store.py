@@ -81,6 +81,7 @@ __all__ = [
     "Tally",
     "check_kind",
     "data_dir",
+    "shown_id",
 ]
 
 #: The file name of the database inside the data directory.
@@ -164,6 +165,7 @@ class GameDamaged(StoreError):
     """A stored game that does not read or replay; the message names it, and the other games are fine."""
 
     def __init__(self, game_id: str, why: str) -> None:
+        game_id = shown_id(game_id)
         super().__init__(f"game {game_id} is damaged: {why}; the other games are fine")
         self.game_id = game_id
         self.why = why
@@ -178,6 +180,18 @@ class GameNotFound(StoreError):
 
 
 # ----------------------------------------------------------------------------------------------- values
+
+
+def shown_id(text: object) -> str:
+    r"""A game id as it may be printed: itself when it is one, else quoted (a damaged row's id may hold
+    terminal escapes) and cut to 80 characters.
+
+    >>> print(shown_id("3f2a9c01b2d4"), shown_id("x" + chr(27) + "]0;title"))
+    3f2a9c01b2d4 'x\x1b]0;title'
+    """
+    if isinstance(text, str) and _ID.fullmatch(text):
+        return text
+    return quote(str(text))
 
 
 def data_dir() -> Path:
@@ -671,7 +685,8 @@ class GameStore:
         if not ids:
             raise GameNotFound(f"no saved game {text!r} (bummerl games lists them)")
         if len(ids) > 1:
-            raise StoreError(f"{text!r} starts {len(ids)} game ids ({', '.join(ids[:4])}): give more of it")
+            shown = ", ".join(shown_id(i) for i in ids[:4])
+            raise StoreError(f"{text!r} starts {len(ids)} game ids ({shown}): give more of it")
         return str(ids[0])
 
     def load(self, game_id: str) -> StoredGame:
@@ -961,6 +976,8 @@ def _import_file(db: sqlite3.Connection, path: Path) -> str:
 def _build(row: sqlite3.Row | tuple[Any, ...], deals: list[Any], actions: list[Any]) -> StoredGame:
     """A stored game from its rows, every field checked and the record replayed (raises on damage)."""
     game_id, created, updated, rules_text, level, cards, seed, first_dealer, target, state, s0, s1 = row
+    if not isinstance(game_id, str) or not _ID.fullmatch(game_id):
+        raise StoreError("its id is not a game id")
     level = check_kind(level)
     if cards not in CARD_STYLES:
         raise StoreError(f"unknown card faces {str(cards)[:80]!r}")
