@@ -68,6 +68,25 @@ def test_a_players_page_marks_a_damaged_game_and_lists_the_others(damaged: Damag
     assert states[made["good"]["id"]] != "damaged"
 
 
+def test_a_damaged_player_row_is_left_out_of_the_lobby_and_its_page_says_so(tmp_path: Path) -> None:
+    # Session 12's audit: one player's rating stored as 'abc' made the public lobby answer 500 for everyone.
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:
+        ann, bob, cid = register(client, "Ann"), register(client, "Bob"), register(client, "Cid")
+        invite(client, ann, public=True)
+        mine = invite(client, cid, public=True)
+        join(client, invite(client, bob), ann)  # Ann plays Bob: her page names him
+        with sqlite3.connect(tmp_path / DB_NAME) as db:
+            db.execute("UPDATE web_players SET rating = 'abc' WHERE name IN ('Bob', 'Cid')")
+        lobby = client.get("/api/lobby")
+        assert lobby.status_code == 200, lobby.text
+        assert [row["host"]["name"] for row in lobby.json()["invitations"]] == ["Ann"]
+        page = client.get("/api/players/me", headers=key(ann))
+        assert page.status_code == 200 and "(damaged player)" in str(page.json()["friend_games"])
+        mine_page = client.get("/api/players/me", headers=key(cid))
+        assert mine_page.status_code == 409 and "the player record" in mine_page.json()["error"]
+        assert mine["invite"]
+
+
 def test_the_chat_of_a_damaged_game_says_why_in_one_error(damaged: Damaged) -> None:
     client, made = damaged
     seat = made["played"]

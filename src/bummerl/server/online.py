@@ -439,7 +439,11 @@ class Online:
     def _names(self, friend: FriendGame) -> tuple[str, str]:
         names = []
         for pid in friend.players:
-            player = self.players.by_id(pid) if pid is not None else None
+            try:
+                player = self.players.by_id(pid) if pid is not None else None
+            except StoreError:  # a damaged player row: the game is still shown
+                names.append("(damaged player)")
+                continue
             names.append(WAITING_NAME if player is None else player.name)
         return names[0], names[1]
 
@@ -637,7 +641,10 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         return JSONResponse({**player.to_json(), "key": key}, status_code=201)
 
     async def me(request: Request) -> Response:
-        player = player_of(request)
+        try:
+            player = player_of(request)
+        except StoreError as err:  # not 401: the page would forget the key, and the player for good
+            return _error(str(err), 409)
         if player is None:
             return _error("unknown player key", 401)
         return JSONResponse(await run_in_threadpool(player_page, player, request))  # replays their games
@@ -824,12 +831,12 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         base = str(request.base_url).rstrip("/")
         rows = []
         for friend in online().players.open_invitations():
-            host = online().players.by_id(friend.players[0] or "")
-            if host is None:
-                continue
-            try:
+            try:  # a damaged invitation (or its host's row) is left out; the others are listed
+                host = online().players.by_id(friend.players[0] or "")
+                if host is None:
+                    continue
                 stored = hub().store.store.load(friend.game_id)
-            except StoreError:  # a damaged invitation is left out; the others are listed
+            except StoreError:
                 continue
             rows.append({"host": host.to_json(), "rules": stored.rules.to_json(),
                          "rules_text": stored.rules.describe(), "cards": stored.cards, "rated": friend.rated,

@@ -19,6 +19,7 @@ The tables come from the web's append-only schema steps (:data:`~bummerl.server.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import secrets
 import sqlite3
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from bummerl.errors import BummerlError
+from bummerl.errors import BummerlError, quote
 from bummerl.ratings import Rating, update_pair
 from bummerl.server.web_store import WebStore
 from bummerl.store import StoreError
@@ -295,7 +296,22 @@ class Players:
 
 
 def _player(row: tuple[Any, ...]) -> Player:
-    return Player(str(row[0]), str(row[1]), Rating(float(row[2]), float(row[3]), float(row[4])), int(row[5]))
+    """A player from its row, every field checked (raises :class:`StoreError` naming a damaged row: nothing
+    read from the store is trusted).
+
+    >>> _player(("p1", "Ann", 1500.0, 350.0, 0.06, 0)).name
+    'Ann'
+    >>> _player(("p1", "Ann", "abc", 350.0, 0.06, 0))
+    Traceback (most recent call last):
+    bummerl.store.StoreError: the player record 'p1' is damaged
+    """
+    player_id, name, rating, deviation, volatility, games = row
+    numbers = (rating, deviation, volatility)
+    if not (isinstance(player_id, str) and isinstance(name, str) and 0 < len(name) <= 200
+            and all(isinstance(x, int | float) and math.isfinite(x) for x in numbers)
+            and isinstance(games, int) and games >= 0):
+        raise StoreError(f"the player record {quote(player_id)} is damaged")
+    return Player(player_id, name, Rating(float(rating), float(deviation), float(volatility)), games)
 
 
 def _friend(row: tuple[Any, ...]) -> FriendGame:
