@@ -67,7 +67,15 @@ def _wait_for(condition: object, within: float) -> None:
         time.sleep(0.05)
 
 
-def test_one_sigint_stops_a_two_worker_run_within_two_seconds_with_the_results_so_far(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("stop", "code", "said"), [
+    (signal.SIGINT, 130, "interrupted"),
+    # Session 12's audit: kill, timeout or a closed terminal left the outside programs (and, with -j 2,
+    # the orphaned workers) playing on, and printed nothing.
+    (signal.SIGTERM, 143, "stopped by SIGTERM"),
+    (signal.SIGHUP, 129, "stopped by SIGHUP"),
+])
+def test_one_signal_stops_a_two_worker_run_within_two_seconds_with_the_results_so_far(
+        tmp_path: Path, stop: signal.Signals, code: int, said: str) -> None:
     program, pids = tmp_path / "bot.py", tmp_path / "pids"
     program.write_text(BOT)
     pids.touch()
@@ -83,16 +91,16 @@ def test_one_sigint_stops_a_two_worker_run_within_two_seconds_with_the_results_s
         assert proc.poll() is None, proc.communicate()
         workers = _children(proc.pid)
         started = time.monotonic()
-        os.kill(proc.pid, signal.SIGINT)
+        os.kill(proc.pid, stop)
         out, err = proc.communicate(timeout=60)
         stopped = time.monotonic() - started
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)  # the arena and its workers, which would hold the pipes open
             proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    assert stopped < 2.0, f"the arena took {stopped:.2f} s to stop after Ctrl-C"
-    assert err.startswith("error: interrupted: the results above are the ") and err.count("\n") == 1, err
+    assert proc.returncode == code, err
+    assert stopped < 2.0, f"the arena took {stopped:.2f} s to stop after {stop.name}"
+    assert err.startswith(f"error: {said}: the results above are the ") and err.count("\n") == 1, err
     data = json.loads(out)
     assert data["complete"] is False and data["deals"] > 0 and data["deals"] % 100 == 0  # whole chunks
     a, b = data["pairings"][0]["results"]
@@ -103,6 +111,35 @@ def test_one_sigint_stops_a_two_worker_run_within_two_seconds_with_the_results_s
     while any(_alive(p) for p in workers + bots) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [p for p in workers + bots if _alive(p)], "a worker or an outside bot outlived the arena"
+
+
+def test_workers_whose_arena_was_killed_stop_with_their_bots(tmp_path: Path) -> None:
+    # SIGKILL leaves the arena no chance to stop anything: its workers see it gone and stop themselves.
+    program, pids = tmp_path / "bot.py", tmp_path / "pids"
+    program.write_text(BOT)
+    pids.touch()
+    command = [sys.executable, "-c", _ARENA, "arena", "random",
+               f"cmd:{sys.executable} {program} {pids}", "--deals", "800", "-j", "2", "--json",
+               "--seed", "5"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    workers: list[int] = []
+    try:
+        _wait_for(lambda: len(pids.read_text().split()) >= 5 or proc.poll() is not None, within=120)
+        assert proc.poll() is None, proc.communicate()
+        workers = _children(proc.pid)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=60)
+        bots = [int(x) for x in pids.read_text().split()]
+        deadline = time.monotonic() + 10
+        while any(_alive(p) for p in workers + bots) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(workers) == 2
+        assert not [p for p in workers + bots if _alive(p)], "a worker or an outside bot outlived the arena"
+    finally:
+        for pid in workers + [int(x) for x in pids.read_text().split()]:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_a_huge_run_starts_at_once_and_its_memory_stays_flat() -> None:

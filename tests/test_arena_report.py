@@ -85,6 +85,14 @@ def test_labels_number_repeats_and_shorten_outside_programs() -> None:
         "random", "cmd:a.py", "cmd:a.py#2", "random#2")
 
 
+def test_an_outside_programs_label_is_its_scripts_file_name_not_its_last_word() -> None:
+    # Session 12's audit: "cmd:python badext.py none --level 3" and "cmd:./argbot.sh --level 3" were both
+    # "cmd:3", and a shell quote leaked into "cmd:sys.exit("boom")'".
+    assert labels_for(["cmd:python badext.py none --level 3", "cmd:./argbot.sh --level 3",
+                       "cmd:python3 -c 'import sys; sys.exit(\"boom\")'", "cmd:java -jar x/bot.jar --fast"]) == (
+        "cmd:badext.py", "cmd:argbot.sh", "cmd:python3", "cmd:bot.jar")
+
+
 def test_deal_mode_means_are_taken_over_deck_pairs() -> None:
     # pair 0: A won 3 then lost 3 (mean 0); pair 1: A won 1 and 1 (mean 1): t over [0, 1],
     # standard error 0.5 and t(0.975, 1) = 12.706; over the four single deals it would be 3.78 * 1.71 / 2

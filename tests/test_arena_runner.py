@@ -105,6 +105,33 @@ def test_a_bot_that_always_fails_gives_three_game_points_every_deal(seen: list[A
     assert result.pairings[0].unfinished == (7 - 2 * FORFEIT_POINTS, 7)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bot_that_calls_sys_exit_forfeits_and_a_failing_goodbye_changes_nothing(
+        seen: list[Any], workers: int) -> None:
+    # Session 12's audit: sys.exit in a bot ended the whole run silently with the bot's status, and a
+    # close() that raised crashed it with a traceback, every result lost.
+    result = run_arena(ArenaConfig(("exiter", "badclose", "first"), VU, seed=3, deals=8, workers=workers))
+    exiter, badclose = result.pairings[0].lines
+    assert (exiter.faults, badclose.won) == (8, 8)
+    assert all("raised SystemExit: 3" in f.reason for f in result.pairings[0].faults)
+    assert result.complete and result.pairings[2].lines[0].faults == 0
+
+
+def test_a_factory_that_returns_no_bot_is_refused_in_one_line(seen: list[Any]) -> None:
+    with pytest.raises(ArenaError, match="its factory returned NoneType, not a bot"):
+        run_arena(ArenaConfig(("nothing", "first"), VU, seed=3, deals=2))
+
+
+def test_the_anchor_may_be_named_as_the_bot_was_given(tmp_path: Path) -> None:
+    program = tmp_path / "bot.py"
+    program.write_text("")
+    spec = f"cmd:python3 {program} --level 3"
+    config = ArenaConfig(("random", spec), VU, seed=3, deals=2, anchor=spec)
+    from bummerl.arena.runner import _result
+
+    assert _result(config, ("random", "cmd:bot.py"), 3, [], 0.0, complete=True).anchor == "cmd:bot.py"
+
+
 def test_chunks_cover_every_deck_pair_once() -> None:
     config = ArenaConfig(("a", "b"), VU, deals=2 * 77)
     tasks = list(chunks(config, root=1))

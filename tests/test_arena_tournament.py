@@ -77,6 +77,17 @@ def test_the_table_for_people() -> None:
     assert "95% bootstrap interval over 20 resamples" in out and "cross-table" in out
 
 
+def test_the_table_says_why_a_bot_forfeited(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Session 12's audit: only a count ("faults (forfeited deals): cmd:start_error 12"), no reason.
+    from helpers.arena_bots import register_test_bots
+
+    register_test_bots(monkeypatch)
+    code, out, _ = run("random", "raiser", "first", "--deals", "4", "--seed", "1", "--resamples", "20")
+    assert code == 0
+    assert "faults (forfeited deals): raiser 8" in out
+    assert "raiser's first fault: raised RuntimeError: boom" in out
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

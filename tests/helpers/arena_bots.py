@@ -52,6 +52,24 @@ class RaisingBot(FirstBot):
         raise RuntimeError("boom")
 
 
+class ExitingBot(FirstBot):
+    """A careless bot that ends the program (sys.exit) at its first decision."""
+
+    name = "exiter"
+
+    def choose(self, view: View) -> Action:
+        raise SystemExit(3)
+
+
+class BadCloseBot(FirstBot):
+    """A bot whose goodbye fails."""
+
+    name = "badclose"
+
+    def close(self) -> None:
+        raise ValueError("close fails")
+
+
 class StringBot(FirstBot):
     name = "stringer"
 
@@ -134,8 +152,10 @@ class RecorderBot(FirstBot):
 def register_test_bots(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, int, Any]]:
     """Register the test bots (rec-a and rec-b are recorders tagged A and B); return ``SEEN``, emptied."""
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    for cls in (FirstBot, RaisingBot, StringBot, IllegalBot, FlakyBot, BadHookBot, PeekBot, SeedGuesser):
+    for cls in (FirstBot, RaisingBot, StringBot, IllegalBot, FlakyBot, BadHookBot, PeekBot, SeedGuesser,
+                ExitingBot, BadCloseBot):
         registry.register(cls.name, cls, f"test bot {cls.name}", public=False)
+    registry.register("nothing", lambda seed: None, "a factory that returns no bot", public=False)
     registry.register("rec-a", lambda seed: RecorderBot(seed, "A"), "recorder A", public=False)
     registry.register("rec-b", lambda seed: RecorderBot(seed, "B"), "recorder B", public=False)
     SEEN.clear()

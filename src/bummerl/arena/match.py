@@ -144,7 +144,9 @@ def play_deal(
         if hook is not None:
             try:
                 hook(view_of(deal, seat, score))
-            except Exception as err:
+            except ChunkStopped:
+                raise
+            except (Exception, SystemExit) as err:  # a bot's sys.exit loses its deal, never the run
                 return _forfeit(deal, seat, f"new_deal raised {type(err).__name__}: {err}")
     choose = (chooser(bots[0], deal), chooser(bots[1], deal))
     while deal.outcome is None:
@@ -153,7 +155,9 @@ def play_deal(
         start = clock()
         try:
             action = choose[seat](view)
-        except Exception as err:
+        except ChunkStopped:
+            raise
+        except (Exception, SystemExit) as err:
             times[seat].append(clock() - start)
             return _forfeit(deal, seat, f"raised {type(err).__name__}: {err}")
         times[seat].append(clock() - start)
@@ -268,6 +272,8 @@ def close_bots(bots: Sequence[object], done: bool) -> None:
             continue
         try:
             close()
+        except Exception:  # a bot's own failing goodbye changes no result (as end_deal's)
+            continue
         except BaseException as err:
             interrupted, done = interrupted or err, False
     if interrupted is not None:

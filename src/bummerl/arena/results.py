@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import math
 import os
+import re
+import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -154,22 +156,39 @@ class ArenaResult:
 
 
 def labels_for(specs: list[str] | tuple[str, ...]) -> tuple[str, ...]:
-    """Display names: the bot name, ``cmd:`` and the last word's file name for an outside program, with
-    ``#2``, ``#3`` ... for repeats.
+    """Display names: the bot name, or ``cmd:`` and the file name of an outside program (the first
+    argument that is a file, as ``python mybot.py --level 3`` runs ``mybot.py``, else the program's own),
+    with ``#2``, ``#3`` ... for repeats.
 
-    >>> labels_for(["random", "random", "cmd:python examples/random_bot.py"])
-    ('random', 'random#2', 'cmd:random_bot.py')
+    >>> labels_for(["random", "random", "cmd:./bot.sh --level 3", "cmd:python3 -c 'print(1)'"])
+    ('random', 'random#2', 'cmd:bot.sh', 'cmd:python3')
     """
     seen: Counter[str] = Counter()
     out = []
     for spec in specs:
         name = spec.strip()
         if name.lower().startswith("cmd:"):
-            words = name[4:].split()
-            name = "cmd:" + (os.path.basename(words[-1].rstrip("/\\")) if words else "")
+            name = "cmd:" + _program_name(name[4:])
         seen[name] += 1
         out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
     return tuple(out)
+
+
+def _program_name(command: str) -> str:
+    try:
+        words = shlex.split(command)
+    except ValueError:  # an unclosed quote: the command will not start either
+        words = command.split()
+    if not words:
+        return ""
+    files = []
+    after_code = False
+    for word in words[1:]:  # the script an interpreter runs: a file, or a word that looks like one
+        if not after_code and not word.startswith("-") and (
+                os.path.isfile(word) or "/" in word or re.search(r"\.\w+$", word)):
+            files.append(word)
+        after_code = word in ("-c", "-e")  # python -c CODE, node -e CODE: the code is no file
+    return os.path.basename((files[0] if files else words[0]).rstrip("/\\"))
 
 
 def _units(rec: PairingRecord, values: list[float]) -> list[float]:

@@ -14,6 +14,7 @@ what was finished: each pairing's first deals, in play order, exactly as the ful
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import os
@@ -55,6 +56,8 @@ MOST_WORKERS = 256
 IN_FLIGHT_PER_WORKER = 2
 #: Seconds a worker gets to stop its bots after Ctrl-C before it is killed.
 STOP_GRACE = 1.0
+#: Seconds between a worker's looks at whether the arena's process is still there.
+ORPHAN_CHECK = 0.5
 
 
 class ArenaError(BummerlError):
@@ -135,7 +138,7 @@ def _check(config: ArenaConfig) -> tuple[str, ...]:
         if not ray_available():
             raise ArenaError("--ray needs Ray: pip install 'bummerl[cluster]'")
     labels = labels_for(config.bots)
-    if config.anchor is not None and config.anchor not in labels:
+    if config.anchor is not None and config.anchor not in labels + config.bots:
         raise ArenaError(f"anchor {config.anchor!r} is not one of the bots ({', '.join(labels)})")
     for spec in dict.fromkeys(config.bots):
         try:
@@ -144,7 +147,7 @@ def _check(config: ArenaConfig) -> tuple[str, ...]:
             raise ArenaError(str(err)) from None
         except BummerlError as err:  # a bot's own refusal, e.g. an option out of range
             raise ArenaError(f"cannot make bot {spec!r}: {err}") from None
-        except Exception as err:
+        except (Exception, SystemExit) as err:  # (a factory that parses arguments may sys.exit)
             raise ArenaError(f"cannot make bot {spec!r}: {type(err).__name__}: {err}") from None
         argv = getattr(bot, "argv", None)
         if isinstance(argv, list) and argv and not _startable(argv[0]):
@@ -155,7 +158,8 @@ def _check(config: ArenaConfig) -> tuple[str, ...]:
             raise ArenaError(f"cannot find the program {program!r} of bot {spec!r}{why}")
         close = getattr(bot, "close", None)
         if close is not None:
-            close()
+            with contextlib.suppress(Exception):  # a failing goodbye is no reason to stop (as in a chunk)
+                close()
     return labels
 
 
@@ -195,21 +199,39 @@ def _inline(tasks: Iterator[Task]) -> Generator[tuple[Task, ChunkResult]]:
         yield task, play_chunk(task)
 
 
+_playing = threading.Event()  # in a worker: set while a chunk is played
+
+
 def _stop_worker(signum: int, frame: FrameType | None) -> None:
+    if not _playing.is_set():
+        os._exit(1)  # between chunks: nothing to clean up
     raise ChunkStopped
 
 
+def _orphan_watch(parent: int) -> None:
+    """In a worker: once the arena's process is gone (killed with no chance to stop its workers), stop as
+    SIGTERM would: the chunk's bots are killed, and nobody plays on for nobody."""
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_CHECK)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
 def _worker_init() -> None:
-    """In a worker: Ctrl-C is the parent's business; SIGTERM stops the chunk (its bots are killed)."""
+    """In a worker: Ctrl-C is the parent's business; SIGTERM stops the chunk (its bots are killed), as does
+    the parent's death."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop_worker)
+    threading.Thread(target=_orphan_watch, args=(os.getppid(),), daemon=True).start()
 
 
 def _play_in_worker(task: Task) -> ChunkResult:
+    _playing.set()
     try:
         return play_chunk(task)
     except ChunkStopped:  # the bots are stopped already (play_chunk's cleanup): leave at once
         os._exit(1)
+    finally:
+        _playing.clear()
 
 
 def _processes(tasks: Iterator[Task], workers: int) -> Generator[tuple[Task, ChunkResult]]:
@@ -317,6 +339,8 @@ def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None
 def _result(config: ArenaConfig, labels: tuple[str, ...], root: int, records: list[PairingRecord],
             seconds: float, complete: bool) -> ArenaResult:
     anchor = config.anchor or ("random" if "random" in labels else labels[0])
+    if anchor not in labels and anchor in config.bots:  # named as typed: its label
+        anchor = labels[config.bots.index(anchor)]
     return ArenaResult(
         specs=config.bots, labels=labels, rules=config.rules.describe(), seed=root, mode=config.mode,
         games=config.games, workers=config.workers, anchor=anchor,

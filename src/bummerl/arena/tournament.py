@@ -222,6 +222,12 @@ def render(result: TournamentResult) -> RenderableType:
     if faults:
         listed = ", ".join(f"{k} {n}" for k, n in faults)
         notes.append(f"faults (forfeited deals): {listed}\n", style="red")
+        first: dict[str, str] = {}  # each bot's first reason: what its author needs to know
+        for pairing in arena.pairings:
+            for f in pairing.faults:
+                first.setdefault(pairing.lines[f.bot].label, f.reason)
+        for label, reason in first.items():
+            notes.append(f"{label}'s first fault: {reason}\n", style="red")
     if not arena.complete:
         notes.append(f"interrupted: these are the first {arena.deals} deals played\n", style="yellow")
     where = " on Ray" if arena.backend == "ray" else ""

@@ -334,7 +334,10 @@ class ExternalBot:
                 left = deadline - time.monotonic()
                 ready = sel.select(left) if left > 0 else []
                 if not ready:
-                    self._stop(f"no answer to {what} within {timeout:g} s (timeout){self._stderr_note()}")
+                    hint = (" (did the program flush its output after the line? print(..., flush=True))"
+                            if what == "hello" and not self._buffer else "")
+                    self._stop(f"no answer to {what} within {timeout:g} s (timeout){hint}"
+                               f"{self._stderr_note()}")
                     raise ExternalBotError(self._dead or "timeout")
                 for key, _ in ready:
                     chunk = os.read(key.fd, 65536)

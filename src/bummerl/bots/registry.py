@@ -156,7 +156,11 @@ def make_bot(name: str, seed: int | None = None, *, timeout: float | None = None
         raise UnknownBotError(
             f"unknown bot {key!r} (known bots: {known}; or {CMD_PREFIX}COMMAND for an outside program)"
         )
-    return entry.make(seed, parse_options(options))
+    bot = entry.make(seed, parse_options(options))
+    if not callable(getattr(bot, "choose", None)):
+        raise BummerlError(f"bot {key!r}: its factory returned {type(bot).__name__}, not a bot (an object "
+                           "with a choose(view) method)")
+    return bot
 
 
 def parse_options(text: str) -> dict[str, bool | int | float]:

@@ -6,6 +6,7 @@ The options every arena run takes are written once here (``Deals``, ``Seed``, ..
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
@@ -119,16 +120,32 @@ def make_config(bots: list[str] | None, *, deals: int | None, bummerls: int | No
 def run_or_fail(config: ArenaConfig, quiet: bool,
                 on_interrupt: Callable[[ArenaResult], None]) -> ArenaResult:
     """Run the arena (with a progress bar on a terminal unless ``quiet``); settings that cannot work exit 2
-    with one line; Ctrl-C shows the results so far through ``on_interrupt`` and exits 130."""
+    with one line; Ctrl-C shows the results so far through ``on_interrupt`` and exits 130. SIGTERM and SIGHUP
+    (``kill``, ``timeout``, a closed terminal, a cancelled job) stop it the same way (exit 143, 129): the
+    workers and the outside programs are stopped, none is left running."""
     from bummerl.arena import ArenaError, ArenaInterrupted, run_arena
 
+    received: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    before = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
     try:
         return run_arena(config) if quiet or not sys.stderr.isatty() else _run_with_progress(config)
     except ArenaError as err:
         fail(str(err))
-    except ArenaInterrupted as stop:
-        on_interrupt(stop.result)
-        fail(f"interrupted: the results above are the {stop.result.deals} deals finished", code=130)
+    except ArenaInterrupted as interrupted:
+        for s, handler in before.items():  # a second signal while the report is written ends it at once
+            signal.signal(s, handler)
+        on_interrupt(interrupted.result)
+        why = f"stopped by {signal.Signals(received[0]).name}" if received else "interrupted"
+        fail(f"{why}: the results above are the {interrupted.result.deals} deals finished",
+             code=128 + (received[0] if received else signal.SIGINT))
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
 
 
 def _print(result: ArenaResult, as_json: bool, as_csv: bool) -> None:
