@@ -309,6 +309,12 @@ def test_two_friends_play_a_rated_bummerl_by_clicks_through_a_reload_and_a_resta
                 table = settle()
                 assert cid.page.locator("#watch-log li").count() == len(table.events)
                 assert (ann.hand(), bob.hand()) == hands
+                # the chat reconnects too (it stayed closed, and what was typed was thrown away)
+                expect(ann.page.locator("#chat")).to_have_attribute("data-connected", "true")
+                expect(ann.page.locator("#chat-log li")).to_have_count(0)  # the server's chat starts empty
+                ann.page.fill("#chat-text", "still there?")
+                ann.page.press("#chat-text", "Enter")
+                expect(bob.page.locator("#chat-log li").last).to_have_text("Ann: still there?")
                 done["restart"] = True
                 continue
 

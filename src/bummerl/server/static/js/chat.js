@@ -26,6 +26,7 @@ box.append(el("h2", {}, "Chat"), log, form);
 document.querySelector("main").append(box);
 
 let socket = null;
+let retry = 0;
 
 function add(name, text) {
   const li = el("li");
@@ -49,15 +50,26 @@ function connect(token) {
       add("bummerl", msg.reason);
     }
   });
+  socket.addEventListener("open", () => { retry = 0; box.dataset.connected = "true"; });
   socket.addEventListener("close", (e) => {
     socket = null;
-    if (e.code === 4403) box.remove();  // not a game between two people
+    box.dataset.connected = "false";
+    if (e.code === 4403) { box.remove(); return; }  // not a game between two people
+    if (e.code >= 4000) return;  // refused for good (e.g. a damaged game): the reason is in the log
+    // A lost connection (a server restart, the network): open it again, as the game's socket does; the
+    // server's chat_log then replaces what is shown.
+    setTimeout(() => connect(token), Math.min(4000, 300 * 2 ** Math.min(retry++, 4)));
   });
 }
 
 form.addEventListener("submit", (e) => {
   e.preventDefault();
-  if (socket && input.value.trim()) socket.send(JSON.stringify({ type: "chat", text: input.value }));
+  if (!input.value.trim()) return;
+  if (!socket || socket.readyState !== WebSocket.OPEN) {  // kept in the box, not thrown away
+    add("bummerl", "not connected: reconnecting… (your message is kept; send it again in a moment)");
+    return;
+  }
+  socket.send(JSON.stringify({ type: "chat", text: input.value }));
   input.value = "";
 });
 input.addEventListener("keydown", (e) => e.stopPropagation());  // typing is not the game's keys

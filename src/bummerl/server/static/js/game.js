@@ -576,7 +576,8 @@ function showGameOver() {
     h("div", { id: "review" }),
   ];
   openModal("over", "Game over", body, [
-    button("Play again", playAgain, { primary: true, attrs: { "data-action": "again" } }),
+    // Between two people "again" is the rematch with this friend, offered on the friend page.
+    button(againstComputer() ? "Play again" : "Rematch…", playAgain, { primary: true, attrs: { "data-action": "again" } }),
     // A Bummerl won away from the table (presence.js) was not played out: no review, no game record.
     view.ended ? null : button("Review my game", requestReview, { attrs: { "data-action": "review" } }),
     view.ended ? null : h("a", { class: "button", href: `/api/games/${encodeURIComponent(gameId)}/record`, download: `bummerl-${gameId}.json` }, "Game record"),
@@ -585,6 +586,11 @@ function showGameOver() {
 }
 
 async function playAgain() {
+  if (!againstComputer()) {  // not a new game against the computer: the rematch with this friend
+    closedByUs = true;
+    location.href = "/friend";
+    return;
+  }
   try {
     const answer = await startGame(settings);
     closedByUs = true;

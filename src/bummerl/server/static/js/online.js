@@ -1,6 +1,8 @@
 // Play a friend: choose a name (the browser keeps the secret player key), invite, join, watch.
 // Every name and text from the server is shown with textContent (never as HTML).
 
+import { cardName, suitName } from "./cards.js";
+import { loadSettings } from "./settings.js";
 import { consent, showSpectators } from "./spectators.js";
 
 const KEY = "bummerl.player";
@@ -62,7 +64,7 @@ async function showMe() {
   $("me-page").href = `/players/${encodeURIComponent(page.name)}`;  // the player page (player.js)
   $("me-rating").textContent = String(page.rating);
   $("me-deviation").textContent = String(page.deviation);
-  $("me-games").textContent = String(page.games);
+  $("me-games").textContent = `${page.games} rated game${page.games === 1 ? "" : "s"}`;
   $("me-box").hidden = false;
   const list = $("games");
   list.replaceChildren(...page.friend_games.map((g) => {
@@ -178,9 +180,10 @@ function watch() {
       watchRetry = 0;  // a game frame: this connection works
       if (watching) status(watching);
       $("watch-players").textContent = `${msg.players[0].name} vs ${msg.players[1].name} · deal ${msg.deal_number} · ${msg.phase}`;
-      const trick = msg.lead ? ` · on the table: ${msg.lead}` : "";
-      $("watch-table").textContent = `Game points still needed: ${msg.score.join(" – ")} · trump ${msg.trump}${
-        msg.trump_card ? ` (${msg.trump_card} face up)` : ""} · talon ${msg.talon_size}${trick}`;
+      const style = loadSettings().cards;  // card names as the log and the game page write them
+      const trick = msg.lead ? ` · on the table: ${cardName(msg.lead, style)}` : "";
+      $("watch-table").textContent = `Game points still needed: ${msg.score.join(" – ")} · trump ${suitName(msg.trump, style)}${
+        msg.trump_card ? ` (${cardName(msg.trump_card, style)} face up)` : ""} · talon ${msg.talon_size}${trick}`;
       if (msg.presence) watchPresence(msg.presence, msg.players.map((p) => p.name));
     } else if (msg.type === "presence") {
       watchPresence(msg, null);

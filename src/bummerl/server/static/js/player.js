@@ -86,7 +86,7 @@ async function start() {
   $("player-name").textContent = page.name;
   $("player-rating").textContent = String(page.rating);
   $("player-deviation").textContent = String(page.deviation);
-  $("player-games").textContent = String(page.games);
+  $("player-games").textContent = `${page.games} rated game${page.games === 1 ? "" : "s"}`;
   drawStand(page);
   const player = me();
   const mine = !!player && fold(player.name) === fold(page.name);
