@@ -88,9 +88,9 @@ def test_labels_number_repeats_and_shorten_outside_programs() -> None:
 def test_an_outside_programs_label_is_its_scripts_file_name_not_its_last_word() -> None:
     # Session 12's audit: "cmd:python badext.py none --level 3" and "cmd:./argbot.sh --level 3" were both
     # "cmd:3", and a shell quote leaked into "cmd:sys.exit("boom")'".
-    assert labels_for(["cmd:python badext.py none --level 3", "cmd:./argbot.sh --level 3",
-                       "cmd:python3 -c 'import sys; sys.exit(\"boom\")'", "cmd:java -jar x/bot.jar --fast"]) == (
-        "cmd:badext.py", "cmd:argbot.sh", "cmd:python3", "cmd:bot.jar")
+    specs = ["cmd:python badext.py none --level 3", "cmd:./argbot.sh --level 3",
+             "cmd:python3 -c 'import sys; sys.exit(\"boom\")'", "cmd:java -jar x/bot.jar --fast"]
+    assert labels_for(specs) == ("cmd:badext.py", "cmd:argbot.sh", "cmd:python3", "cmd:bot.jar")
 
 
 def test_deal_mode_means_are_taken_over_deck_pairs() -> None:

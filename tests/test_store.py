@@ -116,6 +116,18 @@ def test_a_file_that_is_not_a_database_is_reported_as_damaged(home: Path) -> Non
     assert "\n" not in str(err.value)
 
 
+def test_another_programs_database_is_refused_and_left_as_it_is(home: Path) -> None:
+    # Session 12's audit: a listing added bummerl's tables to it and switched it to WAL for good.
+    with sqlite3.connect(home / DB_NAME) as db:
+        db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+        db.execute("INSERT INTO notes (text) VALUES ('mine')")
+    db.close()
+    before = (home / DB_NAME).read_bytes()
+    with pytest.raises(StoreError, match="is not a bummerl game database"):
+        GameStore.open()
+    assert (home / DB_NAME).read_bytes() == before
+
+
 # A process that plays games into the store, keeps its write-ahead log (no checkpoint) and dies as a crash
 # would: the log holds the pages written since the store was last closed.
 CRASH = """

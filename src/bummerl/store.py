@@ -434,6 +434,11 @@ class GameStore:
         store = cls(path, db)
         try:
             db.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
+            fresh = db.execute("PRAGMA user_version").fetchone()[0] == 0
+            if fresh and db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                # tables, yet no bummerl schema: another program's file, left as it is (not even WAL)
+                raise StoreError(f"{path} is not a bummerl game database (it holds another program's "
+                                 "tables): move it away, or choose another data directory with BUMMERL_HOME")
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = FULL")
             db.execute("PRAGMA foreign_keys = ON")
