@@ -131,7 +131,7 @@ def describe_bots(public_only: bool = False) -> list[tuple[str, str]]:
 
 def make_bot(name: str, seed: int | None = None, *, timeout: float | None = None) -> Bot:
     """A new bot from a registered name or a ``cmd:COMMAND`` spec, seeded with ``seed``. A registered name
-    may carry options for its factory's keyword-only parameters: ``expert:think=0.5``.
+    may carry options for its factory's keyword-only parameters: ``expert-think:think=0.5``.
 
     ``timeout`` (seconds per decision) applies to outside programs only; None keeps their default.
     Raises :class:`UnknownBotError` for a name nobody registered.
