@@ -67,6 +67,19 @@ def _wait_for(condition: object, within: float) -> None:
         time.sleep(0.05)
 
 
+def _start_arena(tmp_path: Path) -> tuple[subprocess.Popen[str], Path]:
+    """A two-worker arena against the hanging outside bot: (its process, the file of the bots' pids)."""
+    program, pids = tmp_path / "bot.py", tmp_path / "pids"
+    program.write_text(BOT)
+    pids.touch()
+    command = [sys.executable, "-c", _ARENA, "arena", "random",
+               f"cmd:{sys.executable} {program} {pids}", "--deals", "800", "-j", "2", "--json",
+               "--seed", "5"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    return proc, pids
+
+
 @pytest.mark.parametrize(("stop", "code", "said"), [
     (signal.SIGINT, 130, "interrupted"),
     # Session 12's audit: kill, timeout or a closed terminal left the outside programs (and, with -j 2,
@@ -76,14 +89,7 @@ def _wait_for(condition: object, within: float) -> None:
 ])
 def test_one_signal_stops_a_two_worker_run_within_two_seconds_with_the_results_so_far(
         tmp_path: Path, stop: signal.Signals, code: int, said: str) -> None:
-    program, pids = tmp_path / "bot.py", tmp_path / "pids"
-    program.write_text(BOT)
-    pids.touch()
-    command = [sys.executable, "-c", _ARENA, "arena", "random",
-               f"cmd:{sys.executable} {program} {pids}", "--deals", "800", "-j", "2", "--json",
-               "--seed", "5"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc, pids = _start_arena(tmp_path)
     try:
         # a bot program starts with every chunk: with five started, three chunks are done, chunk 0 among
         # them (the workers take chunks in order), so there are results to print
@@ -115,14 +121,7 @@ def test_one_signal_stops_a_two_worker_run_within_two_seconds_with_the_results_s
 
 def test_workers_whose_arena_was_killed_stop_with_their_bots(tmp_path: Path) -> None:
     # SIGKILL leaves the arena no chance to stop anything: its workers see it gone and stop themselves.
-    program, pids = tmp_path / "bot.py", tmp_path / "pids"
-    program.write_text(BOT)
-    pids.touch()
-    command = [sys.executable, "-c", _ARENA, "arena", "random",
-               f"cmd:{sys.executable} {program} {pids}", "--deals", "800", "-j", "2", "--json",
-               "--seed", "5"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc, pids = _start_arena(tmp_path)
     workers: list[int] = []
     try:
         _wait_for(lambda: len(pids.read_text().split()) >= 5 or proc.poll() is not None, within=120)

@@ -256,7 +256,7 @@ def test_question_mark_opens_the_analysis_and_escape_closes_it(tmp_path: Path) -
             await pilot.pause(0.01)
         screen = screen_text(app)
         assert "Analysis of your position" in screen
-        assert "mean game points" in screen or "not available" in screen
+        assert "Mean game points" in screen or "not available" in screen
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, AnalysisScreen)

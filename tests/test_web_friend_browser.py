@@ -16,12 +16,13 @@ Every wait is for a condition (generous deadlines: the CI machine has two cores)
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,7 @@ class Person:
 
     def __init__(self, browser: Any, server: ServerProcess, name: str, socket_path: str) -> None:
         self.name = name
+        self.server = server
         self.errors: list[str] = []
         self.frames: list[str] = []  # every frame received on the followed socket, as sent
         self.events = 0
@@ -196,33 +198,51 @@ def click(person: Person, action: str) -> None:
         page.click('[data-confirm="claim"]')
 
 
-def test_two_friends_play_a_rated_bummerl_by_clicks_through_a_reload_and_a_restart(
-        browser: Any, tmp_path: Path) -> None:
-    started = time.monotonic()
+@contextlib.contextmanager
+def friends(browser: Any, tmp_path: Path, *who: tuple[str, str],
+            ) -> Iterator[tuple[ServerProcess, list[Person]]]:
+    """A server and a browser context per person (name, the socket path its frames are followed on);
+    all closed at the end."""
     server = ServerProcess(tmp_path, workers=1)
     server.start()
     people: list[Person] = []
     try:
-        ann = Person(browser, server, "Ann", "/ws/games/")
-        bob = Person(browser, server, "Bob", "/ws/games/")
-        cid = Person(browser, server, "Cid", "/ws/watch/")
-        people = [ann, bob, cid]
+        people.extend(Person(browser, server, name, path) for name, path in who)
         expect.set_options(timeout=TIMEOUT)
+        yield server, people
+    finally:
+        for person in people:
+            person.context.close()
+        server.stop()
 
-        ann.page.goto(server.url + "/friend")  # Ann invites (rated is the default)
-        ann.choose_name()
-        expect(ann.page.locator("#rated")).to_be_checked()
-        ann.page.click('[data-action="invite"]')
-        expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
-        link = ann.page.locator("#invite-link").input_value()
-        ann.page.click("#play-link")
-        expect(ann.game()).to_have_attribute("data-connected", "true")
-        game_id = ann.page.url.rsplit("/", 1)[-1].split("#")[0]
 
-        bob.page.goto(link)  # Bob opens the link, chooses a name and lands on his seat
-        bob.choose_name()
-        expect(bob.page).to_have_url(re.compile(rf"/play/{game_id}"))
-        expect(bob.game()).to_have_attribute("data-connected", "true")
+def invite_and_join(ann: Person, bob: Person) -> tuple[str, str]:
+    """Ann invites from /friend (rated, the default) and opens her seat; Bob opens the link, chooses a name
+    and lands on his: (the invitation link, the game's id), both pages connected."""
+    ann.page.goto(ann.server.url + "/friend")
+    ann.choose_name()
+    expect(ann.page.locator("#rated")).to_be_checked()
+    ann.page.click('[data-action="invite"]')
+    expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
+    link = str(ann.page.locator("#invite-link").input_value())
+    ann.page.click("#play-link")
+    expect(ann.game()).to_have_attribute("data-connected", "true")
+    game_id = str(ann.page.url).rsplit("/", 1)[-1].split("#")[0]
+    bob.page.goto(link)
+    bob.choose_name()
+    expect(bob.page).to_have_url(re.compile(rf"/play/{game_id}"))
+    expect(bob.game()).to_have_attribute("data-connected", "true")
+    return link, game_id
+
+
+def test_two_friends_play_a_rated_bummerl_by_clicks_through_a_reload_and_a_restart(
+        browser: Any, tmp_path: Path) -> None:
+    started = time.monotonic()
+    with friends(browser, tmp_path, ("Ann", "/ws/games/"), ("Bob", "/ws/games/"), ("Cid", "/ws/watch/")) as (
+            server, people):
+        ann, bob, cid = people
+
+        link, game_id = invite_and_join(ann, bob)
 
         cid.page.goto(link)  # the seat is taken: Cid watches
         cid.choose_name()
@@ -345,34 +365,15 @@ def test_two_friends_play_a_rated_bummerl_by_clicks_through_a_reload_and_a_resta
             assert [e for e in p.errors if "WebSocket" not in e and "ERR_CONNECTION" not in e] == [], p.errors
         print(f"{seen['actions']} clicks, {table.deal_number} deals, {seen['checks']} spectator checks "
               f"({len(cid.frames)} frames), {time.monotonic() - started:.1f} s")
-    finally:
-        for p in people:
-            p.context.close()
-        server.stop()
 
 
 def test_a_stale_error_gives_way_to_the_turn_and_a_silent_network_drop_is_found(browser: Any,
                                                                                tmp_path: Path) -> None:
     # Session 12's audit: "Wait — it is Bob's turn" stayed on Ann's page after Bob had played and it was
     # her turn; offline for 90 s, Bob's page still said it was connected (the socket was never closed).
-    server = ServerProcess(tmp_path, workers=1)
-    server.start()
-    people: list[Person] = []
-    try:
-        ann = Person(browser, server, "Ann", "/ws/games/")
-        bob = Person(browser, server, "Bob", "/ws/games/")
-        people = [ann, bob]
-        expect.set_options(timeout=TIMEOUT)
-        ann.page.goto(server.url + "/friend")
-        ann.choose_name()
-        ann.page.click('[data-action="invite"]')
-        expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
-        link = ann.page.locator("#invite-link").input_value()
-        ann.page.click("#play-link")
-        bob.page.goto(link)
-        bob.choose_name()
-        for p in people:
-            expect(p.game()).to_have_attribute("data-connected", "true")
+    with friends(browser, tmp_path, ("Ann", "/ws/games/"), ("Bob", "/ws/games/")) as (_, people):
+        ann, bob = people
+        invite_and_join(ann, bob)
         wait_until(ann.page, lambda: "me" in (ann.game().get_attribute("data-turn"),
                                               bob.game().get_attribute("data-turn")), "somebody's turn")
         mover, waiter = (ann, bob) if ann.game().get_attribute("data-turn") == "me" else (bob, ann)
@@ -389,7 +390,3 @@ def test_a_stale_error_gives_way_to_the_turn_and_a_silent_network_drop_is_found(
         bob.context.set_offline(False)
         expect(bob.game()).to_have_attribute("data-connected", "true", timeout=45_000)
         expect(bob.page.locator("#status")).not_to_contain_text("Connection lost")
-    finally:
-        for p in people:
-            p.context.close()
-        server.stop()
