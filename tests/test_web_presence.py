@@ -212,10 +212,13 @@ def test_the_countdown_starts_when_the_friend_takes_the_seat(client: TestClient,
     ann, bob = register(client, "Ann"), register(client, "Bob")
     made = client.post("/api/friends", json={}, headers={KEY_HEADER: ann["key"]}).json()
     with socket(client, made) as a:
-        assert not next_of(a, "view")["presence"]["seats"][1]["away"]  # a free seat is not away
+        first = next_of(a, "view")
+        assert not first["presence"]["seats"][1]["away"]  # a free seat is not away
+        assert first["friend_to_come"] is True  # the page says it waits for the friend
         clock.advance(600.0)  # Ann waits ten minutes for Bob to open the link
         client.post(f"/api/friends/{made['invite']}/join", headers={KEY_HEADER: bob["key"]})
         taken = next_of(a, "view", lambda m: m["players"][1]["name"] == "Bob")
+        assert taken["friend_to_come"] is False
         assert taken["presence"]["seats"][1]["claim_in_ms"] == 180_000 and not taken["presence"]["can_claim"]
         assert claim(client, made).status_code == 409
 

@@ -46,7 +46,7 @@ from bummerl.scoring import Reason
 from bummerl.view import View
 
 __all__ = [
-    "FORFEIT", "FORFEIT_POINTS", "MAX_FAULTS_KEPT", "ChunkResult", "ChunkStopped", "Fault", "Mode", "Task",
+    "FORFEIT", "FORFEIT_POINTS", "MAX_FAULTS_KEPT", "ChunkResult", "Fault", "Mode", "Task",
     "bot_seeds", "chooser", "chunk_size", "deck_deal", "play_bummerl", "play_chunk", "play_deal",
 ]
 
@@ -58,10 +58,6 @@ FORFEIT = Reason.FORFEIT
 MAX_FAULTS_KEPT = 20
 
 Mode = Literal["deals", "bummerls"]
-
-
-class ChunkStopped(SystemExit):
-    """Raised in a worker told to stop (SIGTERM after Ctrl-C): the chunk is abandoned, its bots killed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +140,6 @@ def play_deal(
         if hook is not None:
             try:
                 hook(view_of(deal, seat, score))
-            except ChunkStopped:
-                raise
             except (Exception, SystemExit) as err:  # a bot's sys.exit loses its deal, never the run
                 return _forfeit(deal, seat, f"new_deal raised {type(err).__name__}: {err}")
     choose = (chooser(bots[0], deal), chooser(bots[1], deal))
@@ -155,8 +149,6 @@ def play_deal(
         start = clock()
         try:
             action = choose[seat](view)
-        except ChunkStopped:
-            raise
         except (Exception, SystemExit) as err:
             times[seat].append(clock() - start)
             return _forfeit(deal, seat, f"raised {type(err).__name__}: {err}")
@@ -280,12 +272,25 @@ def close_bots(bots: Sequence[object], done: bool) -> None:
         raise interrupted
 
 
+#: The bots of the chunk this process plays now (for a worker told to stop: :func:`kill_playing_bots`).
+_playing: list[object] = []
+
+
+def kill_playing_bots() -> None:
+    """Kill the bots of the chunk being played, outside programs and their children at once (a worker
+    stopping from its signal handler; the chunk is abandoned)."""
+    with contextlib.suppress(BaseException):
+        close_bots(list(_playing), done=False)
+
+
 def play_chunk(task: Task) -> ChunkResult:
     """Play one chunk: make the two bots, play every game of it, close the bots (a worker's job)."""
     start = time.perf_counter()
     seeds = bot_seeds(task.seed, task.pairing, task.chunk)
     bot_a = make_bot(task.names[0], seeds[0], timeout=task.timeout)
+    _playing[:] = [bot_a]
     bot_b = make_bot(task.names[1], seeds[1], timeout=task.timeout)
+    _playing.append(bot_b)
     out = ChunkResult(task.pairing, task.first)
     clocks_a: list[int] = []
     clocks_b: list[int] = []
@@ -313,6 +318,7 @@ def play_chunk(task: Task) -> ChunkResult:
         done = True
     finally:
         close_bots((bot_a, bot_b), done)
+        _playing.clear()
     for slot, clocks_ in enumerate((clocks_a, clocks_b)):
         out.decisions[slot] = len(clocks_)
         add_samples(out.times[slot], clocks_)

@@ -32,11 +32,11 @@ from bummerl.arena.cluster import ClusterError
 from bummerl.arena.match import (
     MAX_FAULTS_KEPT,
     ChunkResult,
-    ChunkStopped,
     Fault,
     Mode,
     Task,
     chunk_size,
+    kill_playing_bots,
     play_chunk,
 )
 from bummerl.arena.results import ArenaResult, PairingRecord, labels_for, standings, summarize
@@ -199,13 +199,11 @@ def _inline(tasks: Iterator[Task]) -> Generator[tuple[Task, ChunkResult]]:
         yield task, play_chunk(task)
 
 
-_playing = threading.Event()  # in a worker: set while a chunk is played
-
-
 def _stop_worker(signum: int, frame: FrameType | None) -> None:
-    if not _playing.is_set():
-        os._exit(1)  # between chunks: nothing to clean up
-    raise ChunkStopped
+    """In a worker told to stop (SIGTERM): kill the chunk's bots and leave at once. Nothing is raised, so
+    nothing can swallow the stop (an exception raised while a bot's __del__ ran was lost, printed)."""
+    kill_playing_bots()
+    os._exit(1)
 
 
 def _orphan_watch(parent: int) -> None:
@@ -224,16 +222,6 @@ def _worker_init() -> None:
     threading.Thread(target=_orphan_watch, args=(os.getppid(),), daemon=True).start()
 
 
-def _play_in_worker(task: Task) -> ChunkResult:
-    _playing.set()
-    try:
-        return play_chunk(task)
-    except ChunkStopped:  # the bots are stopped already (play_chunk's cleanup): leave at once
-        os._exit(1)
-    finally:
-        _playing.clear()
-
-
 def _processes(tasks: Iterator[Task], workers: int) -> Generator[tuple[Task, ChunkResult]]:
     """Play the tasks in ``workers`` processes, a few in flight each, yielding each as it finishes."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
@@ -243,7 +231,7 @@ def _processes(tasks: Iterator[Task], workers: int) -> Generator[tuple[Task, Chu
     finished = False
     try:
         for task in tasks:
-            pending[pool.submit(_play_in_worker, task)] = task
+            pending[pool.submit(play_chunk, task)] = task
             while len(pending) >= IN_FLIGHT_PER_WORKER * workers:
                 yield from _collect(pending)
         while pending:

@@ -212,6 +212,7 @@ class FriendTable(LiveGame):
         """The seat's view, with its ``presence``; a game won away from the table shows as over."""
         message = super().view_for(seat)
         message["presence"] = self.presence_json(seat)
+        message["friend_to_come"] = not self.started  # the other seat is free: play waits for the friend
         if self.end is not None:
             message.update(phase="game_over", winner=self.end.winner, waiting_for=None,
                            ended=self.end.to_json(self.names()))

@@ -416,6 +416,7 @@ function prompt() {
   const acts = legal();
   if (view.phase === "game_over") return setStatus(view.winner === seat ? "You won the Bummerl!" : `${name(1 - seat)} won the Bummerl.`);
   if (view.phase === "deal_over") return setStatus("The deal is over — Enter for the next deal");
+  if (view.friend_to_come) return setStatus("Waiting for your friend to open the invitation link (the friend page has it to copy)");
   if (view.thinking || view.waiting_for !== seat) return setStatus(`${name(1 - seat)} is thinking…`);
   if (!acts.length) return setStatus("");
   if (acts.includes("pass")) return setStatus("All cards are played: claim 66 (g) if you have it, or pass (p)");
