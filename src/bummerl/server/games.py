@@ -463,9 +463,10 @@ class GameHub:
         put it away if nobody plays it. The games still unsaved: (id, why)."""
         left = []
         for game in [g for g in self.live.values() if g.session.save_error is not None]:
-            events = await self.committer.commit(game.session)
-            if events:
-                game.broadcast(events)
+            async with game.lock:  # not between an action and its own commit
+                events = await self.committer.commit(game.session)
+                if events:
+                    game.broadcast(events)
             if game.session.save_error is None:
                 self.put_away(game)
             else:
