@@ -194,8 +194,8 @@ def click(person: Person, action: str) -> None:
     page = person.page
     where = "#hand" if action.startswith("play ") else "#actions"
     page.click(f'{where} [data-action="{action}"]')
-    if action == "claim":
-        page.click('[data-confirm="claim"]')
+    if action in ("claim", "pass"):  # both ask first
+        page.click(f'[data-confirm="{action}"]')
 
 
 @contextlib.contextmanager

@@ -456,6 +456,7 @@ function onCard(code) {
 
 function onAction(action) {
   if (action === "claim") return confirmClaim();
+  if (action === "pass") return confirmPass();
   if (action === "next") return nextDeal();
   if (action === "result") return showGameOver();
   if (action === "analyse") return requestAnalysis();
@@ -531,6 +532,16 @@ function confirmClaim() {
   const pts = view.deal.points ? ` You have ${view.deal.points[seat]} points.` : " (Count your points: a wrong claim loses the deal.)";
   openModal("claim", "Claim 66?", [h("p", { text: `Claiming ends the deal now: right if you have 66 or more.${pts}` })], [
     button("Claim 66", () => { closeModal(); act("claim"); }, { primary: true, attrs: { "data-confirm": "claim" } }),
+    button("Cancel", closeModal),
+  ]);
+}
+
+/** A pass after the last trick cannot be taken back, and with 66 or more it scores less than a claim. */
+function confirmPass() {
+  if (!legal().includes("pass")) return act("pass");
+  const pts = view.deal.points ? ` You have ${view.deal.points[seat]} points.` : "";
+  openModal("pass", "Pass without claiming?", [h("p", { text: `The deal is scored without a claim: with 66 or more, a claim would score more.${pts}` })], [
+    button("Pass", () => { closeModal(); act("pass"); }, { primary: true, attrs: { "data-confirm": "pass" } }),
     button("Cancel", closeModal),
   ]);
 }
@@ -674,7 +685,7 @@ function showSettings() {
 function showHelp() {
   const keys = [["1–5", "play the card in that place (the king or queen of a marriage you may declare declares it first; press again to lead)"],
     ["0", "Sixty-Six: play your sixth card"], ["x", "exchange the trump jack (the nine in Sixty-Six)"],
-    ["c", "close the talon"], ["m", "declare a marriage (20 or 40)"], ["g or 6", "claim 66 (asks first)"], ["p", "pass after the last trick"],
+    ["c", "close the talon"], ["m", "declare a marriage (20 or 40)"], ["g or 6", "claim 66 (asks first)"], ["p", "pass after the last trick (asks first)"],
     ["?", "what is each move worth? (against the computer)"], ["s", "the score sheet"], ["Enter", "after a deal: its summary, then the next deal"],
     ["n", "at the end of the Bummerl: play again"], ["Esc", "cancel, close a dialog"], ["q", "home (the game is saved)"]];
   openModal("help", "Keys", [h("table", { class: "keys" }, ...keys.map(([k, t]) => h("tr", {}, h("td", {}, h("kbd", { text: k })), h("td", { text: t }))))],
@@ -703,7 +714,7 @@ document.addEventListener("keydown", (e) => {
   else if (k === "c") act("close");
   else if (k === "m") marry();
   else if (k === "g") confirmClaim();
-  else if (k === "p") act("pass");
+  else if (k === "p") confirmPass();
   else if (k === "Enter") { if (view.phase === "playing") handled = false; else if (view.phase === "game_over") showGameOver(); else showSummary(); }
   else if (k === "n") { if (view.phase === "game_over") playAgain(); else handled = false; }
   else if (k === "?") requestAnalysis();
