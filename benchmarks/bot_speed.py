@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -54,15 +55,20 @@ class Timed:
         return action
 
 
-def time_bot(name: str, opponent: str, rules: Rules, pairs: int, seed: int) -> list[tuple[int, int, int]]:
-    """Every decision of bot ``name`` over ``pairs`` deck pairs against ``opponent``."""
+def time_bot(name: str, opponent: str, rules: Rules, pairs: int,
+             seed: int) -> tuple[list[tuple[int, int, int]], list[str]]:
+    """Every decision of bot ``name`` over ``pairs`` deck pairs against ``opponent``, and the reasons of
+    the deals it forfeited (a bot that raises or plays illegally is not measured by its other decisions)."""
     timed = Timed(make_bot(name, seed))
     other = make_bot(opponent, seed + 1)
+    faults = []
     for pair in range(pairs):
         for seat in (0, 1):
             bots: tuple[Bot, Bot] = (timed, other) if seat == 0 else (other, timed)
-            play_deal(deck_deal(rules, seed, pair), bots)
-    return timed.records
+            result = play_deal(deck_deal(rules, seed, pair), bots)
+            if result.fault is not None and result.fault_seat == seat:
+                faults.append(result.fault)
+    return timed.records, faults
 
 
 def median_p95(values: Sequence[float]) -> tuple[float, float]:
@@ -107,12 +113,19 @@ def main(argv: list[str] | None = None) -> None:
     print(f"thinking time per decision against {args.opponent}, {args.rules}, {args.pairs} deck pairs, "
           f"seed {args.seed}")
     print(f"{'bot':8s} {'decisions':20s} {'n':>6} {'median ms':>10} {'p95 ms':>10} {'max ms':>10}")
+    forfeits = 0
     for name in args.bots.split(","):
         start = time.perf_counter()
-        records = time_bot(name.strip(), args.opponent, rules, args.pairs, args.seed)
+        records, faults = time_bot(name.strip(), args.opponent, rules, args.pairs, args.seed)
         for line in report(name.strip(), records):
             print(line)
+        if faults:
+            forfeits += len(faults)
+            print(f"{name.strip():8s} FORFEITED {len(faults)} of {2 * args.pairs} deals "
+                  f"(first: {faults[0]}): these times do not measure it")
         print(f"{'':8s} ({time.perf_counter() - start:.0f} s wall)")
+    if forfeits:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@ next to the bummerl engine alone and the ``schnapsen`` course engine's random pl
 
 A *step* is one decision: one ``env.step`` of an agent that is to move (PettingZoo: either seat; the dead
 steps after the end are not counted), one learner ``step`` of ``BummerlVsBot-v0`` (the opponent's decisions
-inside it are counted too, as the row's "decisions"), one ``choose`` + ``apply`` of the bare engine loop,
+inside it are timed but not counted: that row's steps are the learner's alone, about half of a deal's
+decisions, so its rate is not comparable with the others), one ``choose`` + ``apply`` of the bare engine loop,
 one ``get_move`` of the course engine. The random policy of the environments samples an index from the
 action mask with numpy, as an untrained policy would. Each row is timed once per round and the median of
 the rounds is shown; the ratio is the median of the per-round ratios (robust on a busy machine).

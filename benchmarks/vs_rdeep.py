@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -70,10 +71,18 @@ def ensure_schnapsen(argv: Sequence[str]) -> None:
         if os.environ.get("BUMMERL_VS_RDEEP_VENV"):
             raise SystemExit(f"error: {PACKAGE} is not importable even in {VENV}") from None
         python = VENV / "bin" / "python"
-        if not python.exists():
+        done = VENV / ".installed"  # written last: a venv without it is a failed install, made again
+        if not done.exists():
             print(f"installing {PACKAGE} into {VENV} (once)", file=sys.stderr)
-            subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(VENV)], check=True)
-            subprocess.run([str(python), "-m", "pip", "install", "-q", PACKAGE], check=True)
+            shutil.rmtree(VENV, ignore_errors=True)
+            try:
+                subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(VENV)],
+                               check=True)
+                subprocess.run([str(python), "-m", "pip", "install", "-q", PACKAGE], check=True)
+            except (OSError, subprocess.CalledProcessError) as err:
+                shutil.rmtree(VENV, ignore_errors=True)
+                raise SystemExit(f"error: cannot install {PACKAGE} into {VENV}: {err}") from None
+            done.write_text(PACKAGE + "\n")
         env = {**os.environ, "BUMMERL_VS_RDEEP_VENV": "1"}
         os.execve(str(python), [str(python), os.path.abspath(__file__), *argv], env)
 
@@ -334,13 +343,19 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(args_list)
     if args.bummerls < 2 or args.bummerls % 2:
         parser.error("--bummerls must be even and at least 2")
+    for name in ("self_check", "diagnose"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1 deal")
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
     ensure_schnapsen(args_list)
     from importlib import metadata
 
-    if args.self_check:
+    if args.self_check is not None:
         self_check(args.self_check, args.seed)
         return
-    if args.diagnose:
+    if args.diagnose is not None:
         diagnose(args.diagnose, args.seed, args.bot, args.samples, args.depth)
         return
     print(f"{args.bot} against RdeepBot(num_samples={args.samples}, depth={args.depth}) of schnapsen "

@@ -48,6 +48,8 @@ import contextlib
 import json
 import os
 import random
+import signal
+import sys
 import tempfile
 import time
 import urllib.request
@@ -599,5 +601,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # the server it started, its workers and its data directory are cleaned up
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    signal.signal(signal.SIGTERM, _stop)  # kill, timeout: as Ctrl-C
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:
+        print("error: interrupted: the server it started is stopped; no report", file=sys.stderr)
+        raise SystemExit(130) from None

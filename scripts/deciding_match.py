@@ -93,6 +93,8 @@ def make_plan(args: argparse.Namespace) -> None:
     folder: Path = args.folder
     if (folder / PLAN).exists():
         raise SystemExit(f"{folder / PLAN} exists: a match is planned once")
+    if args.bummerls < 2 or args.bummerls % 2:  # as the arena: twins on the same decks, seats swapped
+        raise SystemExit(f"error: --bummerls must be even and at least 2, not {args.bummerls}")
     rules = Rules.preset(args.rules)
     plan = {
         "bots": args.bots, "rules": args.rules, "bummerls": args.bummerls, "seed": args.seed,

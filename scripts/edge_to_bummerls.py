@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from bummerl.match_equity import OUTCOMES, deal_odds
+from bummerl.rules import Rules, RulesError
 
 TARGET = 7
 
@@ -88,7 +89,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--edges", type=float, nargs="+", default=[0.02, 0.05, 0.1, 0.15, 0.2])
     parser.add_argument("--target", type=float, default=0.58, help="Bummerl share to find the edge for")
     args = parser.parse_args(argv)
-    odds = deal_odds(args.rules)
+    try:
+        preset = Rules.preset(args.rules).base  # a typo is refused, not read as the standard odds
+    except RulesError as err:
+        parser.error(str(err))
+    if not 0.5 < args.target < 1.0:
+        parser.error("--target must be a Bummerl share between 0.5 and 1 (e.g. 0.58)")
+    odds = deal_odds(preset)
+    if odds.preset != preset:
+        print(f"note: no self-play odds are shipped for {preset}: those of {odds.preset} are used")
     print(f"{args.rules}: self-play odds of {odds.bot} over {odds.deals} deals, tilted")
     print("edge (game points per deal)  deals won  Bummerls won")
     for edge in args.edges:
@@ -96,7 +105,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         won = sum(p for k, p in zip(OUTCOMES, probs, strict=True) if k > 0)
         print(f"{edge:+27.3f}  {won:9.1%}  {bummerl_share(probs):12.1%}")
     need = edge_for(odds.probs, args.target)
-    print(f"{args.target:.0%} of Bummerls needs {need:+.3f} game points per deal")
+    if need >= 2.0 - 1e-9:  # the search's end: no edge up to 2 game points per deal reaches it
+        print(f"{args.target:.0%} of Bummerls needs more than +2 game points per deal")
+    else:
+        print(f"{args.target:.0%} of Bummerls needs {need:+.3f} game points per deal")
 
 
 if __name__ == "__main__":

@@ -14,9 +14,9 @@ load = partial(load_file, folder=Path(__file__).resolve().parent.parent / "bench
 
 def test_bot_speed_times_every_decision_of_the_bot() -> None:
     bench = load("bot_speed")
-    records = bench.time_bot("random", "random", bench.Rules.preset("standard"), pairs=2, seed=3)
+    records, faults = bench.time_bot("random", "random", bench.Rules.preset("standard"), pairs=2, seed=3)
     # Four deals; the bot moves in each, and every record has its legal count, cards left and a time.
-    assert len(records) >= 4
+    assert len(records) >= 4 and faults == []
     assert all(n >= 1 and 1 <= left <= 20 and ns >= 0 for n, left, ns in records)
 
 
