@@ -125,6 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="solves per position; the best counts")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if args.deals < 12 or args.python_deals < 1 or args.repeats < 1:
+        parser.error("--deals must be at least 12 (the two-thread row splits a third of them), "
+                     "--python-deals and --repeats at least 1")
 
     backends: list[tuple[str, Analyse, int]] = []
     if core.COMPILED:
