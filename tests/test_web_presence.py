@@ -193,6 +193,17 @@ def test_nobody_claims_a_rematch_from_a_player_who_never_opened_it(tmp_path: Pat
         assert claim(client, again).status_code == 200
 
 
+def test_the_finished_games_page_hears_of_a_rematch_offer(client: TestClient, clock: FakeClock) -> None:
+    # Session 12's audit: Bob's rematch appeared on Ann's /friend page as a bare new line, nothing on the game.
+    _, bob, anns, _ = pair(client)
+    with socket(client, anns) as a:
+        next_of(a, "view")
+        clock.advance(AWAY)
+        assert claim(client, anns).status_code == 200
+        assert client.post(f"/api/friends/{anns['invite']}/rematch", headers={KEY_HEADER: bob["key"]}).is_success
+        assert next_of(a, "rematch") == {"type": "rematch", "by": "Bob"}
+
+
 def test_the_absent_player_coming_back_cancels_the_claim(client: TestClient, clock: FakeClock) -> None:
     _, _, anns, bobs = pair(client)
     with socket(client, anns) as a:

@@ -582,6 +582,10 @@ class Online:
                     live.presence.opened[unasked] = False
                 await self.hub._admin(self.players.set_rematch, friend.game_id, game.id)
                 friend = self.players.friend_game(game_id=friend.game_id) or friend
+                old = self.hub.live.get(friend.game_id)  # the finished game's pages hear of the offer
+                if isinstance(old, FriendTable):
+                    for listener in list(old.listeners):
+                        listener.send({"type": "rematch", "by": player.name})
         assert friend.rematch is not None
         new = self.players.friend_game(game_id=friend.rematch)
         assert new is not None

@@ -124,6 +124,10 @@ function receive(msg) {
     }
     setStatus(msg.reason, true);
     if (modalKind === "analysis" || modalKind === "review-wait") closeModal();
+  } else if (msg.type === "rematch") {  // a friend game: the friend asked for a rematch
+    const offer = `${msg.by} asks for a rematch: Rematch… (the friend page) takes your seat`;
+    if (modalKind === "over") $("modal-body").append(h("p", { class: "why", id: "rematch-offer", text: offer }));
+    else setStatus(offer);
   } else if (msg.type === "analysis") {
     showAnalysis(msg);
   } else if (msg.type === "review") {
