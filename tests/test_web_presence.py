@@ -193,6 +193,39 @@ def test_nobody_claims_a_rematch_from_a_player_who_never_opened_it(tmp_path: Pat
         assert claim(client, again).status_code == 200
 
 
+def test_a_rematchs_clock_does_not_run_for_the_player_who_never_opened_it(client: TestClient,
+                                                                           clock: FakeClock) -> None:
+    # Session 12's second web audit: the clock started when the rematch was asked for, and the player who
+    # never came lost the rated Bummerl on time.
+    ann, bob, anns, _ = pair(client, clock="1+0")
+    with socket(client, anns) as a:
+        next_of(a, "view")
+        clock.advance(AWAY)
+        assert claim(client, anns).status_code == 200
+
+    def rematch(player: Json) -> Json:
+        answer: Json = client.post(f"/api/friends/{anns['invite']}/rematch",
+                                   headers={KEY_HEADER: player["key"]}).json()
+        return answer
+
+    mine = rematch(ann)
+    bob_seat = 1 - mine["seat"]
+    with socket(client, mine) as a:
+        view = next_of(a, "view")
+        assert view["presence"]["seats"][bob_seat]["opened"] is False
+        if view["waiting_for"] != bob_seat:  # Ann leads first: after her card it is Bob's turn
+            play = next(x for x in view["deal"]["legal"] if x.startswith("play "))
+            a.send_json({"type": "act", "action": play})
+            view = next_of(a, "view", lambda m: m["waiting_for"] == bob_seat)
+        assert view["presence"]["clocks"]["running"] is None  # Bob's clock does not run
+        clock.advance(600.0)  # ten minutes of a one-minute clock
+        with socket(client, rematch(bob)) as b:  # Bob comes: his clock starts now, full
+            seen = next_of(b, "view")
+            assert seen["phase"] == "playing" and seen["presence"]["seats"][bob_seat]["opened"] is True
+            assert seen["presence"]["clocks"]["running"] == bob_seat
+            assert seen["presence"]["clocks"]["left_ms"][bob_seat] == 60_000
+
+
 def test_the_finished_games_page_hears_of_a_rematch_offer(client: TestClient, clock: FakeClock) -> None:
     # Session 12's audit: Bob's rematch showed only as a bare new line on Ann's /friend page.
     _, bob, anns, _ = pair(client)

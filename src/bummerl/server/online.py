@@ -171,7 +171,19 @@ class FriendTable(LiveGame):
         return self.table.name(0), self.table.name(1)
 
     def _clock_seat(self) -> int | None:
-        return self.table.waiting_for if self.started and not self.over else None
+        """The seat whose clock runs: the player to move, while both seats are taken, nobody has won, and
+        that player has opened the game (a rematch's player who never came loses no time, nor on time)."""
+        seat = self.table.waiting_for if self.started and not self.over else None
+        return seat if seat is None or self.presence.opened[seat] else None
+
+    def hold_unopened_clock(self) -> bool:
+        """Stop, uncharged, a clock left running for a seat whose player has not opened the game (started
+        when the rematch seated them); True if it did (the caller saves the clocks)."""
+        clocks = self.clocks
+        if clocks is None or clocks.running is None or self.presence.opened[clocks.running]:
+            return False
+        clocks.running, clocks.since = None, self.online.clock()
+        return True
 
     def _connected(self, seat: int) -> bool:
         return any(listener.seat == seat for listener in self.listeners)
@@ -245,11 +257,15 @@ class FriendTable(LiveGame):
     async def join(self, listener: Listener) -> None:
         """A connection opens at a seat: a seat that was away is back (everyone is told); a rematch's player
         has now opened the game."""
-        if not self.presence.opened[listener.seat]:
+        opening = not self.presence.opened[listener.seat]
+        if opening:
             await self.hub._admin(self.online.players.set_unopened, self.id, None)
             self.friend = self.online.players.friend_game(game_id=self.id) or self.friend
         now = self.online.clock()
         back = self.presence.update([self._connected(s) or s == listener.seat for s in (0, 1)], now)
+        if opening and self.clocks is not None and self.clocks.running is None:
+            self.clocks.switch(self._clock_seat(), now, moved=False)  # their clock starts now
+            await self.save_clocks()
         await super().join(listener)
         if back:
             self.send_presence()
@@ -452,6 +468,8 @@ class Online:
         tokens = self.hub.store.tokens(session.id)
         game = FriendTable(session, (SeatSpec(names[0]), SeatSpec(names[1])), tokens, self.hub, self, friend)
         game.clocks = self.times.clocks(game.id)
+        if game.hold_unopened_clock() and game.clocks is not None:
+            self.times.save_clocks(game.id, game.clocks)
         game.end = self.times.end(game.id)
         if game.end is not None:
             game.table.events.append(game.end_event())
@@ -580,6 +598,8 @@ class Online:
                 live = self.hub.live.get(game.id)
                 if isinstance(live, FriendTable):
                     live.presence.opened[unasked] = False
+                    if live.hold_unopened_clock():
+                        await live.save_clocks()
                 await self.hub._admin(self.players.set_rematch, friend.game_id, game.id)
                 friend = self.players.friend_game(game_id=friend.game_id) or friend
                 old = self.hub.live.get(friend.game_id)  # the finished game's pages hear of the offer
