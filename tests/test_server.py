@@ -496,3 +496,20 @@ def test_a_game_that_could_not_be_saved_is_kept_retried_and_said_at_shutdown(
     err = capsys.readouterr().err
     assert f"error: game {other['id']} could not be saved:" in err
     assert "its moves since the last save are lost" in err
+
+
+def test_a_client_that_does_not_read_is_closed_not_left_open_and_deaf(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Session 12's second web audit: a stalled client whose queue filled was dropped from the game but its
+    # socket stayed open, answering pings: its page looked connected while the friend saw it away.
+    import bummerl.server.app as web_app
+
+    monkeypatch.setattr(web_app, "MAX_QUEUE", 1)  # the log and the view on opening are already two messages
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:
+        game = new_game(client, seed=1)
+        with pytest.raises(WebSocketDisconnect) as closed, connect(client, game) as ws:
+            while True:
+                ws.receive_json()
+        assert closed.value.code == web_app.TRY_AGAIN_LATER
+        live = client.app.state.hub.live.get(game["id"])
+        assert live is None or not live.listeners

@@ -62,6 +62,8 @@ __all__ = ["MAX_QUEUE", "STATIC", "create_app"]
 STATIC = Path(__file__).parent / "static"
 #: Messages queued for one client before it counts as gone.
 MAX_QUEUE = 500
+#: The close code of a socket whose client did not read its messages (WebSocket "try again later").
+TRY_AGAIN_LATER = 1013
 
 
 def _is_loopback(request: Request | WebSocket) -> bool:
@@ -221,12 +223,24 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
             return
         await ws.accept()
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(MAX_QUEUE)
+        closing: list[asyncio.Task[None]] = []
 
         def send(message: dict[str, Any]) -> None:
+            if closing:
+                return
             try:
                 queue.put_nowait(message)
-            except asyncio.QueueFull:  # a client that does not read: drop it
+            except asyncio.QueueFull:
+                # A client that does not read: it leaves the game and its socket is closed (1013, try again
+                # later), so its page knows and reconnects to the whole game. Left open, it stayed "connected"
+                # while the game counted it away, and its next move went to a game the hub no longer held.
                 game.leave(listener)
+                closing.append(asyncio.get_running_loop().create_task(drop()))
+
+        async def drop() -> None:
+            writing.cancel()
+            with contextlib.suppress(Exception):
+                await ws.close(code=TRY_AGAIN_LATER)
 
         async def writer() -> None:
             while (message := await queue.get()) is not None:
@@ -243,9 +257,9 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         side_tasks: set[asyncio.Task[None]] = set()
         limit = limits.messages()
         try:
-            while True:
+            while not closing:
                 raw = await ws.receive()
-                if raw["type"] == "websocket.disconnect":
+                if raw["type"] == "websocket.disconnect" or closing:
                     break
                 text: str | bytes = raw["text"] if raw.get("text") is not None else raw.get("bytes") or b""
                 if not limit.allow():  # a flood: one error per run of refused messages (server/limits.py)
