@@ -226,6 +226,20 @@ def test_a_rematchs_clock_does_not_run_for_the_player_who_never_opened_it(client
             assert seen["presence"]["clocks"]["left_ms"][bob_seat] == 60_000
 
 
+def test_a_rating_that_cannot_be_written_is_one_store_error_and_is_done_later(client: TestClient) -> None:
+    # Session 12's second web audit: with the store failing, the rating write raised a bare sqlite3 error
+    # (a traceback, the socket dropped) and the game was never rated once the store came back.
+    from bummerl.store import StoreError
+
+    _, _, anns, _ = pair(client)
+    players = client.app.state.online.players  # type: ignore[attr-defined]
+    players.web.db.execute("PRAGMA query_only = ON")
+    with pytest.raises(StoreError, match="cannot rate game"):
+        players.rate(anns["id"], 0)
+    players.web.db.execute("PRAGMA query_only = OFF")
+    assert players.rate(anns["id"], 0) is True and players.rate(anns["id"], 0) is False  # once
+
+
 def test_the_finished_games_page_hears_of_a_rematch_offer(client: TestClient, clock: FakeClock) -> None:
     # Session 12's audit: Bob's rematch showed only as a bare new line on Ann's /friend page.
     _, bob, anns, _ = pair(client)

@@ -206,6 +206,10 @@ class LiveGame:
         """Called after a human's action is stored and before it is shown (a game between two people
         rates itself here once it is over: server/online.py)."""
 
+    async def saved(self) -> None:
+        """Called when a retry stored the moves a failed save had left (a game between two people that
+        ended meanwhile is rated then)."""
+
     def kick(self) -> None:
         """Start the computer's turn if it is to move and not already thinking."""
         seat = self.table.waiting_for
@@ -465,6 +469,8 @@ class GameHub:
         for game in [g for g in self.live.values() if g.session.save_error is not None]:
             async with game.lock:  # not between an action and its own commit
                 events = await self.committer.commit(game.session)
+                if game.session.save_error is None:
+                    await game.saved()
                 if events:
                     game.broadcast(events)
             if game.session.save_error is None:

@@ -150,9 +150,16 @@ class FriendTable(LiveGame):
         if self.clocks is not None:
             self.clocks.switch(self._clock_seat(), self.online.clock())
             await self.save_clocks()
+        await self.saved()
+
+    async def saved(self) -> None:
+        """Once the end of a rated game is stored (now, or by a later retry of a failed save), rate it; a
+        rating that cannot be written now is left for the next save or look."""
         winner = self.table.game.winner
-        if self.table.phase == "game_over" and winner is not None and self.friend.rated:
-            await self.hub._admin(self.online.players.rate, self.id, winner)
+        if (self.table.phase == "game_over" and winner is not None and self.friend.rated
+                and self.session.save_error is None):
+            with contextlib.suppress(StoreError):
+                await self.hub._admin(self.online.players.rate, self.id, winner)
 
     # ------------------------------------------------------------------ absence and clocks
 

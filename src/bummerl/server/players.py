@@ -18,6 +18,7 @@ The tables come from the web's append-only schema steps (:data:`~bummerl.server.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import re
@@ -268,7 +269,14 @@ class Players:
 
     def rate(self, game_id: str, winner: int) -> bool:
         """Update both players' ratings for a finished rated game won by seat ``winner``, once: True when
-        this call rated it (False: not rated, not both seats taken, or rated before)."""
+        this call rated it (False: not rated, not both seats taken, or rated before). A store that cannot
+        be written raises :class:`StoreError` and rates nothing (a later call rates it)."""
+        try:
+            return self._rate(game_id, winner)
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot rate game {game_id} now: {err}") from None
+
+    def _rate(self, game_id: str, winner: int) -> bool:
         with self.web.lock:
             db = self.web.db
             db.execute("BEGIN IMMEDIATE")
@@ -289,7 +297,8 @@ class Players:
                                (rating.rating, rating.deviation, rating.volatility, player.id))
                 db.execute("UPDATE web_friend_games SET rated_done = 1 WHERE game_id = ?", (game_id,))
             except BaseException:
-                db.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
         return True
