@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -143,3 +144,16 @@ def test_a_players_games_page_lists_the_readable_games_and_names_the_damaged_one
     page = answer.json()
     assert page["damaged"] == [made["played"]["id"]]  # open invitations are not games yet
     assert made["played"]["id"] not in {g["id"] for g in page["playing"] + page["finished"]}
+
+
+@pytest.mark.parametrize(("stop", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_serve_stopped_by_a_signal_exits_with_its_status(tmp_path: Path, stop: signal.Signals,
+                                                         code: int) -> None:
+    # The exit status says how the server stopped (1 when a game could not be saved: see test_server).
+    from bummerl.server.process import ServerProcess
+
+    server = ServerProcess(tmp_path)
+    server.start()
+    assert server.proc is not None
+    server.proc.send_signal(stop)
+    assert server.proc.wait(timeout=60) == code

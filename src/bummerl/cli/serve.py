@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import math
+import signal
 import socket
 import threading
 import webbrowser
@@ -108,11 +109,27 @@ def serve(
             if server.started:
                 webbrowser.open(url)
         threading.Thread(target=open_when_up, daemon=True).start()
-    server.run()
+    # uvicorn stops on SIGINT or SIGTERM, then raises the signal again: as KeyboardInterrupt here for both,
+    # so that a game left unsaved (said on stderr as the server stopped) can still set the exit status.
+    stopped_by: list[int] = []
+
+    def as_interrupt(signum: int, frame: object) -> None:
+        stopped_by.append(signum)
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, as_interrupt)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        stopped_by.append(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    if getattr(web.state, "unsaved", None):
+        raise typer.Exit(1)
     if not server.started:
         fail(f"cannot serve on {host}:{port}")
-    if getattr(web.state, "unsaved", None):  # said on stderr as the server stopped
-        raise typer.Exit(1)
+    if stopped_by:
+        raise typer.Exit(128 + stopped_by[0])
 
 
 def _network_address() -> str | None:
