@@ -151,8 +151,11 @@ def test_a_rematch_the_second_player_may_not_take_leaves_no_invitation(tmp_path:
         friend_game(client, ann, cid)  # Ann is now in as many games as she may be
         before = client.get("/api/players/me", headers=key(bob)).json()["friend_games"]
         answer = client.post(f"/api/friends/{seats[0]['invite']}/rematch", headers=key(bob))
-        assert answer.status_code == 400 and "finish one first" in answer.json()["error"]
+        assert answer.status_code == 429 and "finish one first" in answer.json()["error"]  # the README's 429
         assert client.get("/api/players/me", headers=key(bob)).json()["friend_games"] == before
+        # nor may Ann, the first game's host, who would sit first (it went round the limit for her)
+        answer = client.post(f"/api/friends/{seats[0]['invite']}/rematch", headers=key(ann))
+        assert answer.status_code == 429 and "finish one first" in answer.json()["error"]
 
 
 @pytest.mark.parametrize("name", ["Y\u043eu", "\u0410nn", "_x", "x_y"])

@@ -85,7 +85,9 @@ def test_a_damaged_player_row_is_left_out_of_the_lobby_and_its_page_says_so(tmp_
         assert page.status_code == 200 and "(damaged player)" in str(page.json()["friend_games"])
         mine_page = client.get("/api/players/me", headers=key(cid))
         assert mine_page.status_code == 409 and "the player record" in mine_page.json()["error"]
-        assert mine["invite"]
+        for answer in (client.get("/api/players/Cid"), client.get(f"/api/friends/{mine['invite']}"),
+                       client.post("/api/friends", json={}, headers=key(cid))):  # every route: one line
+            assert answer.status_code == 409 and "the player record" in answer.json()["error"], answer.text
 
 
 def test_the_chat_of_a_damaged_game_says_why_in_one_error(damaged: Damaged) -> None:

@@ -314,7 +314,12 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
     middleware = [Middleware(PostRateLimit, per_minute=limits.posts_per_minute, burst=limits.posts_burst,
                              max_bytes=limits.post_bytes),
                   Middleware(SocketLimit, most=limits.sockets_per_address)]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    async def store_trouble(request: Request, err: Exception) -> Response:
+        """A store error no route expected (e.g. a damaged player row read with a key): one line, 409."""
+        return _error(str(err), 409)
+
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                     exception_handlers={StoreError: store_trouble})
 
 
 def _rules_markdown() -> str:

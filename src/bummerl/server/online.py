@@ -593,8 +593,9 @@ class Online:
                     raise BummerlError("a player of this game is gone")
                 style: CardStyle = "german" if stored.cards == "german" else "french"
                 old_clocks = self.times.clocks(friend.game_id)
-                # The second player's seat is taken below: if they may not take it, make nothing.
-                check_games_in_progress(self.limits, self.hub.store.db, self.hub.store.lock, second.id)
+                # Both seats are taken below: if either player may not take one, make nothing.
+                for seated in (first, second):
+                    check_games_in_progress(self.limits, self.hub.store.db, self.hub.store.lock, seated.id)
                 game, _ = await self.create(first, stored.rules, cards=style, rated=friend.rated, limit=False,
                                             clock=None if old_clocks is None else old_clocks.control,
                                             spectators=friend.spectators)
@@ -749,6 +750,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error("choose a name first (unknown player key)", 401)
         try:
             friend, seat, token = await online().rematch(request.path_params["invite"], player)
+        except LimitReached as err:
+            return _error(str(err), 429)
         except StoreError as err:
             return _error(str(err), 409)
         except BummerlError as err:
