@@ -26,6 +26,7 @@ from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 from types import FrameType
 
 from bummerl.arena.cluster import ClusterError
@@ -203,7 +204,19 @@ def _stop_worker(signum: int, frame: FrameType | None) -> None:
     """In a worker told to stop (SIGTERM): kill the chunk's bots and leave at once. Nothing is raised, so
     nothing can swallow the stop (an exception raised while a bot's __del__ ran was lost, printed)."""
     kill_playing_bots()
+    _kill_children()  # a program whose start the signal interrupted is known to no bot yet
     os._exit(1)
+
+
+def _kill_children() -> None:
+    """Kill this process's child processes and their process groups (Linux: /proc; elsewhere nothing)."""
+    for task in Path("/proc/self/task").glob("*/children"):
+        with contextlib.suppress(OSError, ValueError):
+            for pid in (int(x) for x in task.read_text().split()):
+                with contextlib.suppress(OSError):
+                    os.killpg(pid, signal.SIGKILL)  # an outside bot leads a process group of its own
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)  # (if it had not made it yet)
 
 
 def _orphan_watch(parent: int) -> None:
