@@ -183,15 +183,6 @@ class FriendTable(LiveGame):
         seat = self.table.waiting_for if self.started and not self.over else None
         return seat if seat is None or self.presence.opened[seat] else None
 
-    def hold_unopened_clock(self) -> bool:
-        """Stop, uncharged, a clock left running for a seat whose player has not opened the game (started
-        when the rematch seated them); True if it did (the caller saves the clocks)."""
-        clocks = self.clocks
-        if clocks is None or clocks.running is None or self.presence.opened[clocks.running]:
-            return False
-        clocks.running, clocks.since = None, self.online.clock()
-        return True
-
     def _connected(self, seat: int) -> bool:
         return any(listener.seat == seat for listener in self.listeners)
 
@@ -475,8 +466,6 @@ class Online:
         tokens = self.hub.store.tokens(session.id)
         game = FriendTable(session, (SeatSpec(names[0]), SeatSpec(names[1])), tokens, self.hub, self, friend)
         game.clocks = self.times.clocks(game.id)
-        if game.hold_unopened_clock() and game.clocks is not None:
-            self.times.save_clocks(game.id, game.clocks)
         game.end = self.times.end(game.id)
         if game.end is not None:
             game.table.events.append(game.end_event())
@@ -599,15 +588,12 @@ class Online:
                 game, _ = await self.create(first, stored.rules, cards=style, rated=friend.rated, limit=False,
                                             clock=None if old_clocks is None else old_clocks.control,
                                             spectators=friend.spectators)
-                await self.join(game.friend.invite, second)
-                # Nobody may claim the Bummerl from the player who did not ask before they open the game.
+                # Nobody may claim the Bummerl from the player who did not ask, nor run their clock, before
+                # they open the game: recorded before the seats are both taken, so their clock never starts.
                 unasked = 0 if first.id != player.id else 1
                 await self.hub._admin(self.players.set_unopened, game.id, unasked)
-                live = self.hub.live.get(game.id)
-                if isinstance(live, FriendTable):
-                    live.presence.opened[unasked] = False
-                    if live.hold_unopened_clock():
-                        await live.save_clocks()
+                game.presence.opened[unasked] = False  # (the table join brings back reads it from the store)
+                await self.join(game.friend.invite, second)
                 await self.hub._admin(self.players.set_rematch, friend.game_id, game.id)
                 friend = self.players.friend_game(game_id=friend.game_id) or friend
                 old = self.hub.live.get(friend.game_id)  # the finished game's pages hear of the offer
@@ -674,10 +660,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         return JSONResponse({**player.to_json(), "key": key}, status_code=201)
 
     async def me(request: Request) -> Response:
-        try:
-            player = player_of(request)
-        except StoreError as err:  # not 401: the page would forget the key, and the player for good
-            return _error(str(err), 409)
+        player = player_of(request)  # a damaged row: the app's StoreError handler's 409, never a 401
         if player is None:
             return _error("unknown player key", 401)
         return JSONResponse(await run_in_threadpool(player_page, player, request))  # replays their games

@@ -175,9 +175,8 @@ class End:
 @dataclass(slots=True)
 class Presence:
     """Since when each seat has had no open connection (None: it has one, it is present), and whether each
-    seat has been at this table at all (``opened``: had a connection to the game, or made a move in it). Only
-    a player who has opened the game can abandon it: a seat given by a rematch is not claimed from before its
-    player comes.
+    seat's player has come to this table (``opened``: false only for a seat a rematch gave a player who has
+    had no connection to the game yet). Only a player who has opened the game can abandon it.
 
     >>> presence = Presence.start(100.0)          # a game brought to life: nobody is connected yet
     >>> presence.update([True, False], 130.0), presence.away_since, presence.opened
@@ -191,8 +190,8 @@ class Presence:
 
     @classmethod
     def start(cls, now: float, opened: Sequence[bool] = (False, False)) -> Presence:
-        """Nobody connected yet: both seats away since ``now``; ``opened``: the seats known to have been at
-        the table (those that made a move)."""
+        """Nobody connected yet: both seats away since ``now``; ``opened``: whether each seat's player has
+        come to the table (see :class:`Presence`)."""
         return cls([now, now], list(opened))
 
     def update(self, connected: Sequence[bool], now: float) -> bool:

@@ -88,7 +88,8 @@ def parse_message(text: str | bytes) -> ClientMessage:
     kind = value.get("type")
     if kind not in _TYPES:
         shown = repr(kind) if isinstance(kind, str | int | float | bool | None) else type(kind).__name__
-        raise ProtocolError(f"unknown message type {shown} (expected act, analyse, review or ping)")
+        expected = f"{', '.join(_TYPES[:-1])} or {_TYPES[-1]}"  # the list written once, in _TYPES
+        raise ProtocolError(f"unknown message type {shown} (expected {expected})")
     if kind == "act":
         action = value.get("action")
         if not isinstance(action, str):
