@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn
@@ -35,6 +36,40 @@ def _root(
                                  callback=_show_version),
 ) -> None:
     """Schnapsen and Sixty-Six: play, replay, solve, analyse and pit bots against each other."""
+
+
+@contextlib.contextmanager
+def stopped_as_by_ctrl_c(*signals: signal.Signals) -> Iterator[list[int]]:
+    """While the block runs, each of ``signals`` (SIGTERM: ``kill``, ``timeout``; SIGHUP: a closed terminal)
+    stops the command as Ctrl-C does, raising KeyboardInterrupt; the list yielded collects the signals
+    received. The handlers before are back after the block (a second signal then acts at once).
+
+    >>> with stopped_as_by_ctrl_c(signal.SIGTERM) as received:
+    ...     pass
+    >>> received
+    []
+    """
+    received: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    before = {s: signal.signal(s, stop) for s in signals}
+    try:
+        yield received
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+def stop_status(received: list[int]) -> int:
+    """The exit status of a command stopped by the first of ``received`` (128 + its number), or by Ctrl-C.
+
+    >>> stop_status([]), stop_status([signal.SIGTERM])
+    (130, 143)
+    """
+    return 128 + (received[0] if received else signal.SIGINT)
 
 
 @contextlib.contextmanager

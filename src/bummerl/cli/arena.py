@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bummerl.cli.app import app, fail, parse_rule_overrides, write_results
+from bummerl.cli.app import app, fail, parse_rule_overrides, stop_status, stopped_as_by_ctrl_c, write_results
 
 if TYPE_CHECKING:
     from bummerl.arena import ArenaConfig, ArenaResult
@@ -125,27 +125,17 @@ def run_or_fail(config: ArenaConfig, quiet: bool,
     workers and the outside programs are stopped, none is left running."""
     from bummerl.arena import ArenaError, ArenaInterrupted, run_arena
 
-    received: list[int] = []
-
-    def stop(signum: int, frame: object) -> None:
-        received.append(signum)
-        raise KeyboardInterrupt
-
-    before = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        return run_arena(config) if quiet or not sys.stderr.isatty() else _run_with_progress(config)
-    except ArenaError as err:
-        fail(str(err))
-    except ArenaInterrupted as interrupted:
-        for s, handler in before.items():  # a second signal while the report is written ends it at once
-            signal.signal(s, handler)
-        on_interrupt(interrupted.result)
-        why = f"stopped by {signal.Signals(received[0]).name}" if received else "interrupted"
-        fail(f"{why}: the results above are the {interrupted.result.deals} deals finished",
-             code=128 + (received[0] if received else signal.SIGINT))
-    finally:
-        for s, handler in before.items():
-            signal.signal(s, handler)
+    with stopped_as_by_ctrl_c(signal.SIGTERM, signal.SIGHUP) as received:
+        try:
+            return run_arena(config) if quiet or not sys.stderr.isatty() else _run_with_progress(config)
+        except ArenaError as err:
+            fail(str(err))
+        except ArenaInterrupted as interrupted:
+            stopped = interrupted.result
+    # (the handlers are back: a second signal while the report is written ends it at once)
+    on_interrupt(stopped)
+    why = f"stopped by {signal.Signals(received[0]).name}" if received else "interrupted"
+    fail(f"{why}: the results above are the {stopped.deals} deals finished", code=stop_status(received))
 
 
 def _print(result: ArenaResult, as_json: bool, as_csv: bool) -> None:

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from bummerl.cli.app import app, fail
+from bummerl.cli.app import app, fail, stop_status, stopped_as_by_ctrl_c
 
 __all__ = ["serve"]
 
@@ -111,26 +111,18 @@ def serve(
         threading.Thread(target=open_when_up, daemon=True).start()
     # uvicorn stops on SIGINT or SIGTERM, then raises the signal again: as KeyboardInterrupt here for both,
     # so that a game left unsaved (said on stderr as the server stopped) can still set the exit status.
-    stopped_by: list[int] = []
-
-    def as_interrupt(signum: int, frame: object) -> None:
-        stopped_by.append(signum)
-        raise KeyboardInterrupt
-
-    before = signal.signal(signal.SIGTERM, as_interrupt)
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        stopped_by.append(signal.SIGINT)
-    finally:
-        signal.signal(signal.SIGTERM, before)
+    stopped = False
+    with stopped_as_by_ctrl_c(signal.SIGTERM) as received:
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            stopped = True
     if getattr(web.state, "unsaved", None):
         raise typer.Exit(1)
     if not server.started:
         fail(f"cannot serve on {host}:{port}")
-    if stopped_by:
-        raise typer.Exit(128 + stopped_by[0])
-
+    if stopped:
+        raise typer.Exit(stop_status(received))
 
 def _network_address() -> str | None:
     """This computer's address on its network (the one its default route leaves by), or None without a
