@@ -58,20 +58,23 @@ async function connect() {
   socket = ws;
   ws.addEventListener("open", () => { retry = 0; });
   ws.addEventListener("message", (e) => { pingSent = null; receive(JSON.parse(e.data)); });
-  ws.addEventListener("close", () => {
-    if (ws !== socket) return;  // a socket given up as dead (see the heartbeat below): a new one is open
-    socket = null;
-    if (closedByUs) return;
-    if (!view) {
-      setStatus("This game cannot be opened (it may not exist).", true);
-      retry += 1;
-      if (retry > 3) { forgetGame(gameId); return; }
-    } else {
-      setStatus("Connection lost — reconnecting…", true);
-    }
-    $("game").dataset.connected = "false";
-    setTimeout(connect, Math.min(4000, 300 * 2 ** Math.min(retry++, 4)));
-  });
+  ws.addEventListener("close", () => dropped(ws));
+}
+
+/** The connection ``ws`` is gone (closed, or found dead by the heartbeat): say so and open a new one. */
+function dropped(ws) {
+  if (ws !== socket) return;  // already given up as dead: a new socket is (being) opened
+  socket = null;
+  if (closedByUs) return;
+  if (!view) {
+    setStatus("This game cannot be opened (it may not exist).", true);
+    retry += 1;
+    if (retry > 3) { forgetGame(gameId); return; }
+  } else {
+    setStatus("Connection lost — reconnecting…", true);
+  }
+  $("game").dataset.connected = "false";
+  setTimeout(connect, Math.min(4000, 300 * 2 ** Math.min(retry++, 4)));
 }
 
 // The heartbeat: a network that drops without closing the socket is found within 25 s (a ping every 15 s,
@@ -83,12 +86,9 @@ setInterval(() => {
   if (!socket || socket.readyState !== WebSocket.OPEN) return;
   if (pingSent !== null && performance.now() - pingSent > 10_000) {
     const dead = socket;
-    socket = null;
-    dead.close();
     pingSent = null;
-    setStatus("Connection lost — reconnecting…", true);
-    $("game").dataset.connected = "false";
-    connect();
+    dead.close();  // (its close event may come much later: it is let go now)
+    dropped(dead);
     return;
   }
   if (pingSent === null && performance.now() - pingLast >= 15_000) {
@@ -531,23 +531,28 @@ function button(label, onclick, { primary = false, attrs = {} } = {}) {
   return h("button", { type: "button", class: primary ? "primary" : "", onclick, ...attrs }, label);
 }
 
-function confirmClaim() {
-  if (!legal().includes("claim")) return act("claim");
-  const pts = view.deal.points ? ` You have ${view.deal.points[seat]} points.` : " (Count your points: a wrong claim loses the deal.)";
-  openModal("claim", "Claim 66?", [h("p", { text: `Claiming ends the deal now: right if you have 66 or more.${pts}` })], [
-    button("Claim 66", () => { closeModal(); act("claim"); }, { primary: true, attrs: { "data-confirm": "claim" } }),
+/** Ask before ``action``, which cannot be taken back (an illegal one goes straight on, to be explained). */
+function confirmFirst(action, title, text, label) {
+  if (!legal().includes(action)) return act(action);
+  openModal(action, title, [h("p", { text })], [
+    button(label, () => { closeModal(); act(action); }, { primary: true, attrs: { "data-confirm": action } }),
     button("Cancel", closeModal),
   ]);
 }
 
+function yourPoints(otherwise = "") {
+  return view.deal.points ? ` You have ${view.deal.points[seat]} points.` : otherwise;
+}
+
+function confirmClaim() {
+  confirmFirst("claim", "Claim 66?", `Claiming ends the deal now: right if you have 66 or more.${
+    yourPoints(" (Count your points: a wrong claim loses the deal.)")}`, "Claim 66");
+}
+
 /** A pass after the last trick cannot be taken back, and with 66 or more it scores less than a claim. */
 function confirmPass() {
-  if (!legal().includes("pass")) return act("pass");
-  const pts = view.deal.points ? ` You have ${view.deal.points[seat]} points.` : "";
-  openModal("pass", "Pass without claiming?", [h("p", { text: `The deal is scored without a claim: with 66 or more, a claim would score more.${pts}` })], [
-    button("Pass", () => { closeModal(); act("pass"); }, { primary: true, attrs: { "data-confirm": "pass" } }),
-    button("Cancel", closeModal),
-  ]);
+  confirmFirst("pass", "Pass without claiming?",
+    `The deal is scored without a claim: with 66 or more, a claim would score more.${yourPoints()}`, "Pass");
 }
 
 function dealSummaryBody() {
