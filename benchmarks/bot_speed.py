@@ -31,6 +31,7 @@ from bummerl.arena.match import deck_deal, play_deal
 from bummerl.bots import make_bot
 from bummerl.bots.base import Bot
 from bummerl.bots.pimc import EARLY_CARDS, cards_left
+from bummerl.scripting import positive, run
 from bummerl.view import View
 
 #: (median, p95) targets in seconds on all decisions; None: no target.
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", default="expert,pimc", help="comma-separated bot names")
     parser.add_argument("--opponent", default="pimc")
-    parser.add_argument("--pairs", type=int, default=20, help="deck pairs per bot (both seats)")
+    parser.add_argument("--pairs", type=positive, default=20, help="deck pairs per bot (both seats)")
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -129,4 +130,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -27,6 +27,7 @@ from types import ModuleType
 from bummerl import Deal, Rules, View
 from bummerl.arena import ArenaConfig, run_arena
 from bummerl.bots.random_bot import RandomBot
+from bummerl.scripting import positive, run
 
 PRESETS = ("vu", "standard", "sixty-six")
 
@@ -73,8 +74,8 @@ def arena_seconds(deals: int, seed: int, workers: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--deals", type=int, default=2000, help="deals per repeat (default 2000)")
-    parser.add_argument("--repeats", type=int, default=5, help="timed repeats (default 5)")
+    parser.add_argument("--deals", type=positive, default=2000, help="deals per repeat (default 2000)")
+    parser.add_argument("--repeats", type=positive, default=5, help="timed repeats (default 5)")
     parser.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
     parser.add_argument("--no-arena", action="store_true", help="skip the arena rows")
     args = parser.parse_args(argv)
@@ -97,12 +98,12 @@ def main(argv: list[str] | None = None) -> int:
         for workers in (1, 2):
             label = f"arena vu, {workers} worker{'s' if workers > 1 else ''}"
             rows[label] = lambda w=workers: arena_seconds(deals, args.seed, w)  # type: ignore[misc]
-    for run in rows.values():  # warm-up
-        run()
+    for warm_up in rows.values():  # untimed
+        warm_up()
     rates: dict[str, list[float]] = {label: [] for label in rows}
     for _ in range(args.repeats):
-        for label, run in rows.items():
-            rates[label].append(deals / run())
+        for label, timed_run in rows.items():
+            rates[label].append(deals / timed_run())
 
     print(f"bummerl engine speed, Python {sys.version.split()[0]}, random vs random, "
           f"{deals} deals x {args.repeats} rounds, median shown")
@@ -122,4 +123,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

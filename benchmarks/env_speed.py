@@ -39,6 +39,7 @@ from bummerl import Deal, Rules, View
 from bummerl.adapters.gymnasium import BummerlVsBot
 from bummerl.adapters.pettingzoo import deal_env
 from bummerl.bots.random_bot import RandomBot
+from bummerl.scripting import positive, run
 
 BASELINE = Path(__file__).with_name("schnapsen_baseline.py")
 #: (label, function(deals, seed) -> (seconds, decisions))
@@ -146,8 +147,8 @@ def baseline_steps(pythonpath: str) -> Callable[[int, int], tuple[float, int]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=500, help="deals per row and round (default 500)")
-    parser.add_argument("--repeats", type=int, default=5, help="rounds (default 5)")
+    parser.add_argument("--deals", type=positive, default=500, help="deals per row and round (default 500)")
+    parser.add_argument("--repeats", type=positive, default=5, help="rounds (default 5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-baseline", action="store_true", help="skip the schnapsen course engine")
     args = parser.parse_args(argv)
@@ -191,4 +192,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 
 from bummerl import Deal, Rules
 from bummerl.actions import CLAIM
+from bummerl.scripting import positive, run
 from bummerl.search import BACKEND, core, python_core, solve, solve_actions
 from bummerl.search.position import Position, from_deal
 
@@ -120,9 +121,9 @@ def row(case: str, backend: str, seconds: Sequence[float], nodes: Sequence[int] 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=300, help="positions per case for the compiled core")
-    parser.add_argument("--python-deals", type=int, default=60, help="positions per case for pure Python")
-    parser.add_argument("--repeats", type=int, default=3, help="solves per position; the best counts")
+    parser.add_argument("--deals", type=positive, default=300, help="positions per case, compiled core")
+    parser.add_argument("--python-deals", type=positive, default=60, help="positions per case, pure Python")
+    parser.add_argument("--repeats", type=positive, default=3, help="solves per position; the best counts")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.deals < 12 or args.python_deals < 1 or args.repeats < 1:
@@ -246,4 +247,4 @@ def verdicts(means: dict[tuple[str, str], list[float]]) -> None:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run(main)

@@ -56,6 +56,7 @@ from bummerl.arena.match import chooser
 from bummerl.arena.stats import mean_interval, wilson
 from bummerl.bots import make_bot
 from bummerl.cards import CARDS
+from bummerl.scripting import positive, run
 
 PACKAGE = "schnapsen==0.0.5"
 VENV = Path(tempfile.gettempdir()) / "bummerl-vs-rdeep-venv"
@@ -331,14 +332,15 @@ def quantiles(times: list[float]) -> str:
 def main(argv: list[str] | None = None) -> None:
     args_list = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bummerls", type=int, default=500, help="Bummerls (even: twins, seats swapped)")
+    parser.add_argument("--bummerls", type=positive, default=500, help="Bummerls (even: twin pairs)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot", default="expert", help="our bot (a registered name)")
-    parser.add_argument("--samples", type=int, default=16, help="RdeepBot's samples per move")
-    parser.add_argument("--depth", type=int, default=4, help="RdeepBot's rollout depth in tricks")
-    parser.add_argument("--workers", "-j", type=int, default=1)
-    parser.add_argument("--self-check", type=int, metavar="DEALS", help="only test the bridge on DEALS deals")
-    parser.add_argument("--diagnose", type=int, metavar="DEALS",
+    parser.add_argument("--samples", type=positive, default=16, help="RdeepBot's samples per move")
+    parser.add_argument("--depth", type=positive, default=4, help="RdeepBot's rollout depth in tricks")
+    parser.add_argument("--workers", "-j", type=positive, default=1)
+    parser.add_argument("--self-check", type=positive, metavar="DEALS",
+                        help="only test the bridge on DEALS deals")
+    parser.add_argument("--diagnose", type=positive, metavar="DEALS",
                         help="instead of a match: where the game points go in DEALS single deals")
     args = parser.parse_args(args_list)
     if args.bummerls < 2 or args.bummerls % 2:
@@ -387,4 +389,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -61,6 +61,7 @@ import orjson
 
 from bummerl.actions import Action
 from bummerl.records import GameRecord
+from bummerl.scripting import positive
 from bummerl.server.process import ServerProcess
 
 #: The issues' target: p95 act→view in milliseconds (and no error, no lost action).
@@ -547,11 +548,11 @@ def report(tally: Tally, seconds: float, games: int, server_kib: int, workers_ki
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--friends", action="store_true", help="games between two clients (issue 14)")
-    parser.add_argument("--players", type=int, default=100, help="games against the computer at once")
-    parser.add_argument("--games", type=int, default=200, help="friend games at once (--friends)")
+    parser.add_argument("--players", type=positive, default=100, help="games against the computer at once")
+    parser.add_argument("--games", type=positive, default=200, help="friend games at once (--friends)")
     parser.add_argument("--level", default="medium")
     parser.add_argument("--rules", default="standard")
-    parser.add_argument("--workers", type=int, default=2, help="the server's thinking processes")
+    parser.add_argument("--workers", type=positive, default=2, help="the server's thinking processes")
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds a player waits before acting")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--restart", choices=("none", "stop", "kill"), default=None,
@@ -572,9 +573,9 @@ def main(argv: list[str] | None = None) -> int:
         tally, _ = asyncio.run(run_players(args.port, games, **play))
         seconds = time.perf_counter() - start
         check_records(args.port, tally)
-        for line in report(tally, seconds, games, 0, [], friends=args.friends):
-            print(line)
-        return 0
+        lines = report(tally, seconds, games, 0, [], friends=args.friends)
+        print("\n".join(lines))
+        return verdict(lines)
     with tempfile.TemporaryDirectory(prefix="bummerl-web-load-") as home:
         server = ServerProcess(Path(home), workers=args.workers, options=SERVE_OPTIONS)
         server.start()
@@ -595,10 +596,15 @@ def main(argv: list[str] | None = None) -> int:
             check_records(server.port, tally)
         finally:
             server.stop()
-    for line in report(tally, seconds, games, server_kib, workers_kib, friends=args.friends, cpu=cpu,
-                       client_cpu=client_cpu, restart=restart):
-        print(line)
-    return 0
+    lines = report(tally, seconds, games, server_kib, workers_kib, friends=args.friends, cpu=cpu,
+                   client_cpu=client_cpu, restart=restart)
+    print("\n".join(lines))
+    return verdict(lines)
+
+
+def verdict(lines: list[str]) -> int:
+    """The exit status of a report: 0 when its last line says the target was met, 1 when MISSED."""
+    return 0 if lines[-1].endswith(": met") else 1
 
 
 def _stop(signum: int, frame: object) -> None:

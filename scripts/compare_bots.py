@@ -10,9 +10,9 @@ A spec is a bot class's short name with optional keyword arguments for it: ``exp
 a dotted class path with them: ``bummerl.bots.expert.ExpertBot:lookahead=100``; or a registered bot's name
 without them: ``expert-v1``.
 The base version's deals can be kept in ``--cache FILE`` (JSON) and reused for the next variant. Each
-spec's deals are kept with a fingerprint of what that version plays on a few seeded positions: a bot
-changed under the same spec plays its deals again instead of reusing the old version's (deals cached
-before fingerprints were kept are used as they are, with a warning).
+spec's deals are kept with a fingerprint of what that version and the opponent play on a few seeded
+positions: a bot or an opponent changed under the same spec plays its deals again instead of reusing the
+old version's (deals cached before fingerprints were kept are used as they are, with a warning).
 """
 
 from __future__ import annotations
@@ -35,7 +35,9 @@ from selfplay_jobs import fingerprint, run_jobs
 from bummerl.arena.match import deck_deal, play_deal
 from bummerl.arena.stats import mean_interval
 from bummerl.bots.base import Bot
+from bummerl.errors import BummerlError
 from bummerl.rules import Rules
+from bummerl.scripting import positive, run
 
 CLASSES = {
     "expert": "bummerl.bots.expert:ExpertBot",
@@ -53,19 +55,19 @@ def make(spec: str, seed: int) -> Bot:
 
     name, _, args = spec.partition(":")
     if name not in CLASSES and "." not in name:
-        from bummerl.bots.registry import UnknownBotError, make_bot
+        from bummerl.bots.registry import make_bot
 
-        try:
-            return make_bot(spec, seed)
-        except UnknownBotError as error:
-            raise SystemExit(str(error)) from None
+        return make_bot(spec, seed)  # an unknown name or option: an UnknownBotError, one line
     module, _, attr = CLASSES[name].partition(":") if name in CLASSES else name.rpartition(".")
-    cls = getattr(importlib.import_module(module), attr)
-    kwargs: dict[str, Any] = {}
-    for item in filter(None, args.split(",")):
-        key, _, value = item.partition("=")
-        kwargs[key.strip()] = ast.literal_eval(value.strip())
-    bot: Bot = cls(seed, **kwargs)
+    try:
+        cls = getattr(importlib.import_module(module), attr)
+        kwargs: dict[str, Any] = {}
+        for item in filter(None, args.split(",")):
+            key, _, value = item.partition("=")
+            kwargs[key.strip()] = ast.literal_eval(value.strip())
+        bot: Bot = cls(seed, **kwargs)
+    except (ImportError, AttributeError, TypeError, ValueError, SyntaxError) as error:
+        raise BummerlError(f"cannot make the bot {spec!r}: {error}") from None
     return bot
 
 
@@ -106,10 +108,12 @@ def results(spec: str, args: argparse.Namespace, cache: dict[str, Any]) -> list[
     known = cache.setdefault(key, {})
     if args.cache:  # only a kept cache can hold another version's deals
         prints = cache.setdefault(FINGERPRINTS, {})
-        now = fingerprint(lambda seed: make(spec, seed), Rules.preset(args.rules))
+        # The deals depend on both players: a changed opponent under the same spec counts as well.
+        rules = Rules.preset(args.rules)
+        now = "/".join(fingerprint(lambda seed, s=s: make(s, seed), rules) for s in (spec, args.opponent))
         if known and prints.get(key, now) != now:
-            print(f"{spec}: the cached deals were played by another version (fingerprint {prints[key]}, now "
-                  f"{now}): playing them again", file=sys.stderr)
+            print(f"{spec}: the cached deals were played by another version of it or of {args.opponent} "
+                  f"(fingerprint {prints[key]}, now {now}): playing them again", file=sys.stderr)
             known.clear()
         elif known and key not in prints:
             print(f"{spec}: cached deals from before fingerprints were kept: used as they are",
@@ -130,12 +134,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("base", help="the version compared against, e.g. expert")
     parser.add_argument("variant", help="the version under test, e.g. expert:lookahead=100")
     parser.add_argument("--opponent", default="pimc")
-    parser.add_argument("--pairs", type=int, default=500, help="deck pairs (each played from both seats)")
+    parser.add_argument("--pairs", type=positive, default=500, help="deck pairs (both seats each)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default="standard")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--workers", type=positive, default=os.cpu_count() or 1)
     parser.add_argument("--cache", type=Path, help="a JSON file keeping every version's deals")
     args = parser.parse_args(argv)
+    Rules.preset(args.rules)  # an unknown preset, or a bot that cannot be made: one line before any deal
+    for spec in (args.base, args.variant, args.opponent):
+        make(spec, 1)
     cache: dict[str, Any] = json.loads(args.cache.read_text()) if args.cache and args.cache.exists() else {}
     try:
         base = results(args.base, args, cache)
@@ -159,4 +166,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

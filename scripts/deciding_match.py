@@ -38,6 +38,8 @@ from bummerl.arena.results import PairingRecord, labels_for, summarize
 from bummerl.arena.runner import ArenaConfig, add_chunk, chunks
 from bummerl.bots.registry import make_bot
 from bummerl.rules import Rules
+from bummerl.scripting import positive
+from bummerl.scripting import run as run_script
 
 PLAN = "plan.json"
 
@@ -191,14 +193,14 @@ def main(argv: list[str] | None = None) -> None:
     p = verbs.add_parser("plan", help="fix the match before the first game")
     p.add_argument("folder", type=Path)
     p.add_argument("--bots", nargs=2, required=True, metavar=("NEW", "BASELINE"))
-    p.add_argument("--bummerls", type=int, default=2000)
+    p.add_argument("--bummerls", type=positive, default=2000)
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--rules", default="standard")
     p.add_argument("--target", type=float, default=0.58, help="Bummerl share the new bot must reach")
     p.add_argument("--above", type=float, default=0.55, help="its interval's low end must exceed this")
     r = verbs.add_parser("run", help="play the chunks not played yet")
     r.add_argument("folder", type=Path)
-    r.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    r.add_argument("--workers", type=positive, default=os.cpu_count() or 1)
     r.add_argument("--hours", type=float, help="start no chunk after this many hours")
     q = verbs.add_parser("report", help="the numbers so far (interim) or the decision")
     q.add_argument("folder", type=Path)
@@ -207,4 +209,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_script(main)

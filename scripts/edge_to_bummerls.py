@@ -21,6 +21,7 @@ from functools import cache
 
 from bummerl.match_equity import OUTCOMES, deal_odds
 from bummerl.rules import Rules, RulesError
+from bummerl.scripting import run
 
 TARGET = 7
 
@@ -112,4 +113,4 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

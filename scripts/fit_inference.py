@@ -26,6 +26,7 @@ from bummerl.bots.inference import tilt_context
 from bummerl.bots.pimc import PimcBot, action_values
 from bummerl.engine import Deal
 from bummerl.rules import Rules
+from bummerl.scripting import positive, run
 from bummerl.view import View
 
 #: A decision's record: its context, the true deal's value, the sampled worlds' values and weights.
@@ -85,9 +86,9 @@ def fit(records: list[Record]) -> tuple[float, float, float]:
 def main(argv: list[str] | None = None) -> None:
     """Play, fit and print."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=600)
-    parser.add_argument("--samples", type=int, default=40)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--deals", type=positive, default=600)
+    parser.add_argument("--samples", type=positive, default=40)
+    parser.add_argument("--workers", type=positive, default=1)
     parser.add_argument("--seed", type=int, default=50000)
     args = parser.parse_args(argv)
     jobs = [(args.seed + k, args.samples, args.seed + 7 * k) for k in range(args.deals)]
@@ -106,4 +107,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -49,6 +49,7 @@ from bummerl.bots.opponent_model import (
 from bummerl.cards import cards_in
 from bummerl.engine import Deal
 from bummerl.rules import Rules
+from bummerl.scripting import positive, run
 from bummerl.search.worlds import worlds
 from bummerl.view import View
 
@@ -200,7 +201,7 @@ def beliefs(job: tuple[int, str, list[int], OpponentModel]) -> list[list[float]]
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", default="expert-v1:268,pimc:1000", help="bot:deals,... of self-play")
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=positive, default=1)
     parser.add_argument("--seed", type=int, default=16000)
     parser.add_argument("--games", type=Path, help="a JSON file keeping the played deals")
     parser.add_argument("--ridge", type=float, default=1.0, help="the ridge on the squared weights")
@@ -249,4 +250,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -31,6 +31,7 @@ from bummerl.actions import Action
 from bummerl.arena.stats import mean_interval
 from bummerl.bots import make_bot
 from bummerl.bots.base import Bot
+from bummerl.scripting import positive, run
 from bummerl.search import solve
 from bummerl.search.worlds import iter_worlds
 
@@ -97,8 +98,8 @@ def play(job: tuple[int, str]) -> tuple[list[Row], int]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=600)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--deals", type=positive, default=600)
+    parser.add_argument("--workers", type=positive, default=2)
     parser.add_argument("--seed", type=int, default=26000)
     parser.add_argument("--answerer", default=BOT, help="the bot whose answers the leads are valued against")
     args = parser.parse_args(argv)
@@ -120,4 +121,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -27,6 +27,7 @@ from bummerl.bots.base import Bot
 from bummerl.engine import Deal
 from bummerl.match_equity import OUTCOMES, markov_win_chance
 from bummerl.rules import PRESETS, Rules
+from bummerl.scripting import positive, run
 from bummerl.view import View
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "bummerl" / "data" / "bummerl_values.json"
@@ -61,8 +62,8 @@ def main(argv: list[str] | None = None) -> None:
     """Run the self-play and write the JSON file."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bot", default="pimc")
-    parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--deals", type=positive, default=1000)
+    parser.add_argument("--workers", type=positive, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--presets", nargs="*", default=list(PRESETS))
     parser.add_argument("--out", type=Path, default=OUT)
@@ -110,4 +111,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

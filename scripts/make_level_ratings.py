@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bummerl.level_ratings import ANCHOR, ANCHOR_RATING, MIN_DEVIATION
+from bummerl.scripting import run
 from bummerl.store import COMPUTER_LEVELS
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "bummerl" / "data" / "level_ratings.json"
@@ -80,4 +81,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

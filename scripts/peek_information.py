@@ -20,6 +20,7 @@ import math
 
 from bummerl import Deal, Rules, View
 from bummerl.bots import make_bot
+from bummerl.scripting import positive, run
 
 
 def loss(p: float, held: bool) -> float:
@@ -60,7 +61,7 @@ def decisions(bot: str, deals: int, seed: int) -> list[tuple[int, int]]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=400)
+    parser.add_argument("--deals", type=positive, default=400)
     parser.add_argument("--bot", default="pimc", help="the bot whose self-play gives the decisions")
     parser.add_argument("--seed", type=int, default=16000)
     parser.add_argument("--cards", type=int, nargs="+", default=[0, 1, 2, 3, 5])
@@ -76,4 +77,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

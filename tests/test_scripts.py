@@ -6,11 +6,13 @@ import json
 import math
 from pathlib import Path
 from random import Random
+from typing import Any
 
 import pytest
 
 from bummerl import Deal, Rules, View
 from bummerl.bots import make_bot
+from bummerl.errors import BummerlError
 from helpers.scripts import load
 
 
@@ -54,6 +56,23 @@ def test_measure_pimc_bias_branches_the_decisions_where_closing_is_legal(
     assert "against playing on: PIMC" in capsys.readouterr().out
 
 
+def test_measure_pimc_bias_scores_each_pick_with_an_estimate_that_did_not_pick_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    script = load("measure_pimc_bias")
+
+    class Marked(script.PimcBot):  # type: ignore[name-defined,misc]
+        """Values every action +1 for the playing bots and -1 for the scoring estimate."""
+
+        def evaluate(self, view: View) -> dict[Any, float]:
+            scoring = self.seed >= script.SCORE_SEED
+            return dict.fromkeys(view.legal_actions, -1.0 if scoring else 1.0)
+
+    monkeypatch.setattr(script, "PimcBot", Marked)
+    records = script.play((70001, 1))
+    assert records and all(r["play"][0] == -1.0 for r in records)
+    assert all(r[k][0] == -1.0 for r in records for k in script.KINDS if k in r)
+
+
 def test_compare_bots_plays_both_versions_on_common_seeds(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     script = load("compare_bots")
@@ -79,6 +98,13 @@ def test_compare_bots_plays_both_versions_on_common_seeds(tmp_path: Path,
     assert "random: the cached deals were played by another version" in again
     assert "random: 3 deck pairs to play" in again
     assert tiny + ": 3 deck pairs" not in again
+    # The same spec against an opponent that changed under its spec: played again as well.
+    kept = json.loads(cache.read_text(encoding="utf-8"))
+    mine, _ = kept["fingerprints"][key].split("/")
+    kept["fingerprints"][key] = mine + "/" + "0" * 16
+    cache.write_text(json.dumps(kept), encoding="utf-8")
+    script.main([tiny, "random", *common])
+    assert "random: 3 deck pairs to play" in capsys.readouterr().err
 
 
 def test_a_fingerprint_tells_versions_apart_and_asks_a_cheater_as_the_arena_does() -> None:
@@ -174,5 +200,7 @@ def test_compare_bots_makes_registered_bots_with_their_options_as_the_arena_does
     script = load("compare_bots")
     assert script.make("expert-think:think=0.5", 1).think == 0.5
     assert script.make("bummerl.bots.expert.ExpertBot:close_bias=0.35", 1).close_bias == 0.35
-    with pytest.raises(SystemExit, match="has no option 'speed'"):
+    with pytest.raises(BummerlError, match="has no option 'speed'"):
         script.make("expert-think:speed=1", 1)
+    with pytest.raises(BummerlError, match=r"cannot make the bot 'bummerl\.bots\.expert\.ExpertBot:speed=1'"):
+        script.make("bummerl.bots.expert.ExpertBot:speed=1", 1)

@@ -45,6 +45,13 @@ def test_the_verdict_follows_the_measured_numbers(bench: ModuleType) -> None:
     assert verdict(phantom=1) == "MISSED"
 
 
+def test_the_exit_status_says_whether_the_target_was_met(bench: ModuleType) -> None:
+    tally = bench.Tally(latencies=[0.01] * 100, games=2, deals=3, actions=100, checked=2)
+    assert bench.verdict(bench.report(tally, 1.0, 2, 1024, [2048])) == 0
+    tally.lost = 1
+    assert bench.verdict(bench.report(tally, 1.0, 2, 1024, [2048])) == 1
+
+
 def _random_game(seed: int) -> GameRecord:
     rng = random.Random(seed)
     game = Bummerl(Rules.preset("standard"), seed=seed, first_dealer=1)
