@@ -18,6 +18,7 @@ from bummerl.rules import Rules
 from bummerl.session import PlaySession
 from bummerl.store import DB_NAME, GameStore
 from bummerl.table import FirstLegal
+from helpers.unprivileged import unprivileged
 
 runner = CliRunner()
 CLI = (sys.executable, "-c", "from bummerl.cli import main; main()")
@@ -170,3 +171,48 @@ def test_an_old_save_that_cannot_be_imported_is_named_by_games(home: Path) -> No
         assert result.exit_code == 0
         assert result.stderr.startswith("warning: the old save games/20240101-000000-abcdef.json is damaged")
         assert "(the file is kept)" in result.stderr
+
+
+@pytest.mark.parametrize("files", ["closed", "log", "log without its index"])
+def test_a_read_only_store_can_still_be_listed_exported_and_counted(home: Path, files: str) -> None:
+    # A backup, a disk mounted read-only: every command refused with "cannot write the data directory".
+    game = played(home, "standard", "easy", 1, 500)
+    if files == "closed":
+        game.close()  # its log is written into games.db and removed
+    elif files == "log without its index":
+        game.close()
+        holder = sqlite3.connect(home / DB_NAME)  # open while the writer closes: no checkpoint
+        holder.execute("SELECT count(*) FROM games").fetchone()
+        writer = sqlite3.connect(home / DB_NAME)  # a save still in the log, whose index a crash lost
+        writer.execute("UPDATE games SET level = 'hard'")
+        writer.commit()
+        writer.close()
+        (home / (DB_NAME + "-shm")).unlink()
+    os.chmod(home / DB_NAME, 0o444)
+    os.chmod(home, 0o555)
+    env = {**os.environ, "BUMMERL_HOME": str(home)}
+    try:
+        runs = {name: subprocess.run(unprivileged([*CLI, *args]), capture_output=True, text=True, env=env,
+                                     timeout=120)
+                for name, args in (("list", ["games"]), ("export", ["games", "export", game.id[:6]]),
+                                   ("stats", ["stats"]), ("delete", ["games", "delete", game.id]))}
+    finally:
+        os.chmod(home, 0o755)
+        os.chmod(home / DB_NAME, 0o644)
+        if files == "log":
+            game.close()
+        elif files == "log without its index":
+            holder.close()
+    refused = runs["delete"]  # writing is still refused, in one line
+    assert refused.returncode == 2 and refused.stderr.startswith("error: cannot "), refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    if files == "log without its index":  # read as immutable, the log's saves would be missing: refused
+        for run in (runs["list"], runs["export"], runs["stats"]):
+            assert run.returncode == 2 and run.stderr.startswith("error: cannot read the game database "
+                                                                 f"{home / DB_NAME} where it is"), run.stderr
+    else:
+        assert runs["list"].returncode == 0 and runs["list"].stdout.split()[0] == game.id, runs["list"].stderr
+        assert GameRecord.loads(runs["export"].stdout).deals, runs["export"].stderr
+        assert runs["stats"].returncode == 0 and "easy" in runs["stats"].stdout, runs["stats"].stderr
+    with GameStore.open(home) as store:
+        assert store.load(game.id).id == game.id  # nothing was changed or lost

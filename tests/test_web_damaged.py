@@ -6,7 +6,6 @@ store it cannot migrate or write, instead of a traceback at start-up or a failur
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import sqlite3
@@ -25,6 +24,7 @@ from bummerl.server.protocol import UNAVAILABLE
 from bummerl.server.web_store import WebStore
 from bummerl.store import DB_NAME, GameStore, StoreError
 from helpers.players import invite, join, key, register
+from helpers.unprivileged import unprivileged
 
 #: The server and what was made in it: ``ann`` (her key), ``bad``/``good`` (public invitations),
 #: ``played`` (Ann's seat in a game with Bob).
@@ -124,12 +124,7 @@ def test_serve_refuses_a_store_it_cannot_write_in_one_line(tmp_path: Path, web_t
     (WebStore if web_tables else GameStore.open)(tmp_path).close()
     (tmp_path / DB_NAME).chmod(0o444)
     serve = ["serve", "--port", str(_free_port())]
-    command = [sys.executable, "-c", "from bummerl.cli import main; main()", *serve]
-    if os.geteuid() == 0:  # root writes read-only files: drop that power, as for a normal user
-        if shutil.which("setpriv") is None:
-            pytest.skip("running as root without setpriv: a read-only file cannot be made so")
-        command = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search",
-                   "--inh-caps=-dac_override,-dac_read_search", *command]
+    command = unprivileged([sys.executable, "-c", "from bummerl.cli import main; main()", *serve])
     result = subprocess.run(command, capture_output=True, text=True, timeout=120,
                             env={**os.environ, "BUMMERL_HOME": str(tmp_path)})
     assert result.returncode == 2, result.stdout + result.stderr

@@ -412,20 +412,24 @@ class GameStore:
     # ------------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, home: Path | None = None) -> GameStore:
+    def open(cls, home: Path | None = None, *, reading: bool = False) -> GameStore:
         """Open (creating and migrating it if needed) the store in ``home`` (default :func:`data_dir`).
 
         Raises :class:`StoreError` with one line when the directory cannot be written or the database is
-        damaged or newer than this bummerl.
+        damaged or newer than this bummerl. With ``reading`` (a listing, an export) a store that cannot be
+        written (a read-only directory or file: a backup, a mounted disk) is opened read-only instead.
         """
         home = data_dir() if home is None else Path(home)
+        path = home / DB_NAME
+        writable = os.access(home, os.W_OK | os.X_OK) and os.access(path, os.W_OK)
+        if reading and path.is_file() and not writable:
+            return cls._open_read_only(path)
         try:
             home.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise StoreError(f"cannot write the data directory {home}: {err.strerror or err}") from None
         if not os.access(home, os.W_OK | os.X_OK):
             raise StoreError(f"cannot write the data directory {home}: permission denied")
-        path = home / DB_NAME
         _check_with_its_log(path)
         try:
             db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None, check_same_thread=False)
@@ -457,6 +461,38 @@ class GameStore:
             db.close()
             raise
         return store
+
+    @classmethod
+    def _open_read_only(cls, path: Path) -> GameStore:
+        """The store at ``path`` for reading only: no migration, no import, no lease (see :meth:`open`)."""
+        base = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+        # A store in WAL mode needs its -shm file, which a read-only directory may not hold: then it is read
+        # as immutable (nobody can write there either).
+        for uri in (base, base + "&immutable=1"):
+            db = sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, isolation_level=None,
+                                 check_same_thread=False)  # opens lazily: the first statement may fail
+            try:
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+            except sqlite3.OperationalError as err:
+                db.close()
+                if "immutable" not in uri:
+                    if _has_log(path):  # read as immutable, the log's saves would be left out
+                        raise StoreError(f"cannot read the game database {path} where it is: its log holds "
+                                         "saves that need a writable directory (copy games.db and "
+                                         "games.db-wal to one, and point BUMMERL_HOME there)") from None
+                    continue
+                raise StoreError(f"cannot read the game database {path}: {err}") from None
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
+                db.close()
+                raise StoreError(f"the game database {path} is damaged: {err}") from None
+            store = cls(path, db)
+            if version != len(MIGRATIONS):
+                db.close()
+                raise StoreError(f"the game database {path} cannot be written, and its schema (version "
+                                 f"{version}) is not this bummerl's ({len(MIGRATIONS)}): copy it to a "
+                                 "writable directory and point BUMMERL_HOME there")
+            return store
+        raise AssertionError("unreachable")
 
     def store_error(self, err: sqlite3.Error) -> StoreError:
         """The one-line :class:`StoreError` for an SQLite error on this database: busy, not writable, or
@@ -890,10 +926,7 @@ def _check_with_its_log(path: Path) -> None:
     >>> _check_with_its_log(Path(tempfile.mkdtemp()) / DB_NAME)  # no log: nothing to check
     """
     log = path.with_name(path.name + "-wal")
-    try:
-        if not path.is_file() or not log.is_file() or log.stat().st_size == 0:
-            return
-    except OSError:
+    if not _has_log(path):
         return
     uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
     try:
@@ -911,6 +944,15 @@ def _check_with_its_log(path: Path) -> None:
             f"the game database {path} is damaged together with its log {log.name} ({verdict[0][:120]}); "
             f"if {log.name} does not belong to it (a backup copied over {path.name}, or files from another "
             f"computer), move {log.name} and {path.name}-shm away, and {path.name} opens as it is")
+
+
+def _has_log(path: Path) -> bool:
+    """Whether a non-empty write-ahead log (``games.db-wal``) lies beside the database ``path``."""
+    log = path.with_name(path.name + "-wal")
+    try:
+        return path.is_file() and log.is_file() and log.stat().st_size > 0
+    except OSError:
+        return False
 
 
 def _unwritable(home: Path, err: sqlite3.Error) -> StoreError:

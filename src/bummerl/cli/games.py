@@ -47,7 +47,7 @@ def listing(
     from bummerl.store import GameDamaged, GameStore
 
     try:
-        with GameStore.open() as store:
+        with GameStore.open(reading=True) as store:
             found = list(store.games())
             problems = store.notes or store.import_problems()
             path = store.path
@@ -89,7 +89,7 @@ def export(
     from bummerl.store import GameStore
 
     try:
-        with GameStore.open() as store:
+        with GameStore.open(reading=True) as store:
             game = store.load(store.resolve(game_id))
     except BummerlError as err:
         fail(str(err))

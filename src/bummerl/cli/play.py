@@ -252,7 +252,7 @@ def stats() -> None:
     from bummerl.store import COMPUTER_LEVELS, GameStore
 
     try:
-        with GameStore.open() as store:
+        with GameStore.open(reading=True) as store:
             totals = store.stats()
             path = store.path
     except BummerlError as err:
