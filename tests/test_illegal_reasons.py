@@ -95,7 +95,9 @@ def test_every_engine_message_gives_a_reason_and_the_value_is_none_exactly_when_
                 deal.copy().apply(action)
             message = str(info.value)
             leads_king = why is Illegal.MUST_LEAD_MARRIAGE and deal.rules.marriage_leads_king
-            if why in REWORDED or leads_king or (why is Illegal.ALL_PLAYED and action.kind != "play"):
+            auto_pass = action.kind == "pass" and why is Illegal.AUTO_CLAIM  # was "only after the last trick"
+            reworded = why in REWORDED or leads_king or auto_pass
+            if reworded or (why is Illegal.ALL_PLAYED and action.kind != "play"):
                 head = f"{action} is not legal: "
                 tail = f" (legal: {', '.join(sorted(str(a) for a in deal.legal_actions()))})"
                 assert message.startswith(head) and message.endswith(tail)
@@ -111,6 +113,8 @@ def test_every_engine_message_gives_a_reason_and_the_value_is_none_exactly_when_
     ("standard", ["marry H"], "marry H is not legal: player 0 does not hold KH and QH"),
     ("standard", ["marry C"], "marry C is not legal: player 0 has won no trick yet, which these rules"),
     ("vu", ["close"], "close is not legal: these rules do not allow closing"),
+    ("vu", ["pass"], "pass is not legal: claims are automatic under these rules"),
+    ("standard", ["pass"], "pass is not legal: pass is only legal after the last trick"),
     ("vu", ["play AC", "close"], "close is not legal: these rules do not allow closing"),
     ("soft", ["marry C", "close"], "close is not legal: a marriage was declared in this lead"),
     ("soft", ["marry C", "play AC"], "play AC is not legal: after a marriage its king or queen must be led"),

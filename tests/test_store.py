@@ -391,7 +391,7 @@ def test_stats_count_per_level_and_per_rules_preset(home: Path) -> None:
         games = [g for g in store.games() if not isinstance(g, GameDamaged)]
     assert set(totals.by_level) == {"easy", "expert"} and set(totals.by_rules) == {"standard", "tompa"}
     for key, tally in [*totals.by_level.items(), *totals.by_rules.items()]:
-        group = [g for g in games if key in (g.level, g.rules.base)]
+        group = [g for g in games if key in (g.level, g.rules.describe())]
         outcomes = [o for g in group for o in g.outcomes]
         assert tally.deals == len(outcomes)
         assert tally.deals_won == sum(o.winner == 0 for o in outcomes)
@@ -510,3 +510,13 @@ def test_a_lease_from_another_host_holds_for_a_while_then_is_taken_over(home: Pa
         raw(home).execute("UPDATE leases SET since = ?", (stale.isoformat(),))
         with store.lease(s.id, "terminal"):
             assert store.holder(s.id) == os.getpid()
+
+
+def test_stats_keep_a_preset_with_overrides_apart_from_the_plain_preset(home: Path) -> None:
+    # A game of standard with false_claim=mirror was counted as plain standard.
+    new_session(home, "easy", 1)
+    mirror = Rules.preset("standard").replace(false_claim="mirror")
+    PlaySession.new(mirror, level="easy", seed=2, first_dealer=0, home=home, bot=FirstLegal())
+    with GameStore.open() as store:
+        totals = store.stats()
+    assert set(totals.by_rules) == {"standard", "standard (false_claim=mirror)"}

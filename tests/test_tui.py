@@ -302,3 +302,33 @@ def test_pass_after_the_last_trick_by_key(tmp_path: Path) -> None:
         assert "You pass" in screen and str(s.table.deal.history[-1]) == "pass"
 
     run(app, body)
+
+
+@pytest.mark.parametrize("preset", ["standard", "vu"])
+def test_h_lists_every_key_the_rules_allow_and_the_status_counts_the_cards(tmp_path: Path,
+                                                                            preset: str) -> None:
+    from bummerl.tui.screens import KeysScreen
+
+    s = PlaySession.new(Rules.preset(preset), seed=4, first_dealer=1, home=tmp_path, bot=FirstLegal())
+    app = BummerlApp(s, delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await press(pilot, app, "h", look=False)
+        assert isinstance(app.screen, KeysScreen)
+        text = screen_text(app)
+        assert "score sheet" in text and "next deal" in text and "this list" in text
+        assert ("close the talon" in text) == (preset == "standard")  # vu allows no close
+        assert ("claim 66" in text) == (preset == "standard")  # vu claims automatically
+        await press(pilot, app, "escape", look=False)
+        assert not isinstance(app.screen, KeysScreen)
+        assert "(1-5 or click)" in status(app)
+        if preset == "standard":  # closed: nobody draws, and the status names only the keys of the cards left
+            assert s.table.human_to_move and s.view().talon_open
+            await press(pilot, app, "c", "y", look=False)
+            card = next(a for a in s.view().legal_actions if a.kind == "play")
+            await press(pilot, app, *_key_for(app, card), look=False)
+            while not s.table.human_to_move:
+                await pilot.pause(0.01)
+            assert len(s.view().hand) == 4 and "(1-4 or click)" in status(app), status(app)
+
+    run(app, body)

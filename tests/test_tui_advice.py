@@ -130,3 +130,26 @@ async def _until(pilot: Pilot[None], done: object) -> None:
             return
         await pilot.pause(0.01)
     raise AssertionError("the analysis never finished")
+
+
+def test_rules_that_hide_the_running_points_get_no_rated_claim() -> None:
+    # Under sharp a claim row said whether you hold 66 (rules.md 6: interfaces must not show the points).
+    from random import Random
+
+    from bummerl.actions import CLAIM
+    from bummerl.view import View
+
+    for preset in ("sharp", "standard"):
+        rng = Random(3)
+        view = None
+        while view is None:
+            deal = Deal.random(Rules.preset(preset), rng.randrange(10**6))
+            while not deal.is_over and CLAIM not in deal.legal_actions():
+                deal.apply(rng.choice([a for a in deal.legal_actions() if a.kind != "claim"]))
+            if not deal.is_over:
+                view = View.of(deal, deal.to_move)
+        stats, note = rate(view, samples=4, solver=claims_win)
+        rated = {s.action for s in stats}
+        assert (CLAIM in rated) == (preset == "standard"), preset
+        assert ("a claim is not rated under these rules" in note) == (preset == "sharp")
+        assert rated | {CLAIM} == set(view.legal_actions) | {CLAIM}

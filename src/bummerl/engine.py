@@ -893,8 +893,8 @@ class Deal:
             return self._illegal_play(action.code)
         if kind == "claim":
             return Illegal.AUTO_CLAIM if self._auto else Illegal.CLAIM_NOT_NOW
-        if kind == "pass":
-            return Illegal.PASS_NOT_NOW
+        if kind == "pass":  # under automatic claims there is nothing to pass on, ever (rules.md 4.3)
+            return Illegal.AUTO_CLAIM if self._auto else Illegal.PASS_NOT_NOW
         if kind == "close" and not self.rules.allow_close:
             return Illegal.CLOSING_NOT_ALLOWED
         if self.lead >= 0:

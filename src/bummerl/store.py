@@ -789,14 +789,14 @@ class GameStore:
         return None if row is None else self.load(row[0])
 
     def stats(self) -> Stats:
-        """Totals of your games against the computer, per level and per rules preset."""
+        """Totals of your games against the computer, per level and per rules (preset and overrides)."""
         out = Stats()
         for game in self.games():
             if isinstance(game, GameDamaged):
                 out.damaged.append(game)
             elif game.level != "human":
                 out.by_level.setdefault(game.level, Tally()).add(game)
-                out.by_rules.setdefault(game.rules.base, Tally()).add(game)
+                out.by_rules.setdefault(game.rules.describe(), Tally()).add(game)  # overrides apart
         return out
 
     # ------------------------------------------------------------------ leases

@@ -235,7 +235,8 @@ def _tally_table(title: str, name: str, rows: dict[str, Tally], order: tuple[str
                    "abandoned"):
         grid.add_column(column, justify="right")
     rank = {n: i for i, n in enumerate(order)}
-    for key in sorted(rows, key=lambda n: (rank.get(n, len(rank)), n)):
+    # In the given order ("standard (false_claim=mirror)" after "standard"), anything else after them.
+    for key in sorted(rows, key=lambda n: (rank.get(n.split(" ")[0], len(rank)), n)):
         s = rows[key]
         grid.add_row(key, f"{s.deals_won} / {s.deals}", f"{s.bummerls_won} / {s.bummerls}",
                      str(s.game_points_won), str(s.game_points_lost), str(s.playing), str(s.abandoned))

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bummerl.actions import Action
+from bummerl.actions import CLAIM, Action
 from bummerl.view import View
 
 if TYPE_CHECKING:
@@ -68,7 +68,12 @@ def rate(view: View, samples: int | None = None, seed: int = 0,
         note = f"exact over all {result.worlds:,} world{'s' if result.worlds != 1 else ''}"
     else:
         note = f"sampled {result.worlds:,} of {result.total_worlds:,} worlds"
-    return result.actions, note
+    actions = result.actions
+    if not view.rules.open_tricks and len(actions) > 1 and any(s.action == CLAIM for s in actions):
+        # Rules that hide the running points (rules.md 6): a rated claim would tell whether you have 66.
+        actions = tuple(s for s in actions if s.action != CLAIM)
+        note += "; a claim is not rated under these rules (it would tell your points)"
+    return actions, note
 
 
 def review(

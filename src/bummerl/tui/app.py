@@ -29,6 +29,7 @@ from bummerl.tui.screens import (
     ConfirmScreen,
     DealSummaryScreen,
     GameOverScreen,
+    KeysScreen,
     ScoreSheetScreen,
 )
 from bummerl.tui.session import COMPUTER, HUMAN, PlaySession
@@ -43,6 +44,19 @@ __all__ = ["MIN_SIZE", "SIXTH_CARD_KEY", "BummerlApp", "sorted_hand"]
 
 #: The key for the sixth card of a Sixty-Six hand (6 claims 66).
 SIXTH_CARD_KEY = "0"
+
+
+def card_keys(cards: int) -> str:
+    """The keys that play a hand of ``cards`` cards.
+
+    >>> [card_keys(n) for n in (1, 3, 5, 6)]
+    ['1', '1-3', '1-5', '1-5, 0']
+    """
+    if cards >= 6:
+        return f"1-5, {SIXTH_CARD_KEY}"
+    return "1" if cards <= 1 else f"1-{cards}"
+
+
 #: The smallest window the whole table fits in (columns, rows); a smaller one gets a line saying so.
 MIN_SIZE = (80, 24)
 
@@ -90,6 +104,7 @@ class BummerlApp(App[None]):
         Binding("enter,n", "next", "next deal", key_display="⏎", show=False),
         Binding("question_mark", "analysis", "analysis", key_display="?"),
         Binding("escape", "cancel", "cancel", show=False),
+        Binding("h,f1", "keys", "keys", key_display="h"),
         Binding("q", "quit_game", "quit"),
     ]
 
@@ -405,9 +420,8 @@ class BummerlApp(App[None]):
 
     @property
     def _card_keys(self) -> str:
-        """How to play a card, for the status line."""
-        six = self.session.table.rules.sixty_six
-        return f"1-5, {SIXTH_CARD_KEY} or click" if six else "1-5 or click"
+        """How to play a card, for the status line: the keys of the cards in hand ("1-3 or click")."""
+        return card_keys(len(self.session.view().hand)) + " or click"
 
     def schedule_bot(self) -> None:
         """Let the computer move after the configured delay (its thinking runs off the UI thread)."""
@@ -479,8 +493,9 @@ class BummerlApp(App[None]):
     QUESTIONS: ClassVar[dict[str, tuple[str, str]]] = {
         "claim": ("Claim 66 now?", "The deal ends at once; a wrong claim gives the other side game points."),
         "close": ("Close the talon?", "Nobody draws any more, and you must reach 66 or lose the deal."),
-        "pass": ("Pass without claiming?", "The deal is scored without a claim: with 66 or more, a claim "
-                                           "would score more."),
+        "pass": ("Pass without claiming?", "The deal is scored without a claim (by the last trick, or "
+                                           "against whoever closed). With 66 or more, a claim scores at "
+                                           "least as much, and if you closed, passing loses the deal."),
     }
 
     def human_act(self, action: Action, *, confirmed: bool = False) -> None:
@@ -631,6 +646,10 @@ class BummerlApp(App[None]):
             return
         self.push_screen(AnalysisScreen(view, self.card_style, samples=self.analysis_samples,
                                         solver=self.solver))
+
+    def action_keys(self) -> None:
+        """Show every key of the game under its rules."""
+        self.push_screen(KeysScreen(self.session.table.rules))
 
     def action_score_sheet(self) -> None:
         """Show the score sheet: every finished deal, who won it, its game points and why."""

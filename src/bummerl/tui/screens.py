@@ -18,6 +18,7 @@ from textual.widgets import Label, LoadingIndicator, ProgressBar, Static
 
 from bummerl.actions import Action
 from bummerl.cards import Card
+from bummerl.rules import Rules
 from bummerl.table import CardStyle, Event
 from bummerl.tui.advice import AnalysisUnavailable, Mistake, rate, review
 from bummerl.tui.widgets import card_text
@@ -32,6 +33,7 @@ __all__ = [
     "DealSummaryScreen",
     "Dialog",
     "GameOverScreen",
+    "KeysScreen",
     "ScoreSheetScreen",
     "action_text",
     "score_sheet",
@@ -168,6 +170,54 @@ class ScoreSheetScreen(Dialog[None]):
                 else:
                     yield Static(Text("No deal is finished yet.", style="dim"))
             yield Label("Esc: back to the game   q: quit", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def keys_text(rules: Rules) -> str:
+    """Every key of the game under ``rules``, a line each (keys for what the rules never allow left out).
+
+    >>> print(keys_text(Rules.preset("vu")).splitlines()[2])
+    m          declare a marriage, then the number of its king or queen
+    >>> keys = [row[:10].strip() for row in keys_text(Rules.preset("vu")).splitlines()]
+    >>> "c" in keys, "g or 6" in keys, "c" in [row[:10].strip() for row in keys_text(Rules()).splitlines()]
+    (False, False, True)
+    """
+    cards = "1-5, 0" if rules.sixty_six else "1-5"
+    rows = [
+        (cards, "play that card of your hand (from the left), or click it"),
+        ("x", f"exchange the trump {'nine' if rules.sixty_six else 'jack'} for the face-up trump"),
+        ("m", "declare a marriage, then the number of its king or queen"),
+        *([("c", "close the talon (asks first)")] if rules.allow_close else []),
+        *([("g or 6", "claim 66 (asks first)"), ("p", "pass after the last trick (asks first)")]
+          if not rules.auto_claim else []),
+        ("s", "the score sheet"),
+        ("Enter, n", "the next deal, once a deal is over"),
+        ("?", "analysis: what each of your choices is worth"),
+        ("Esc", "cancel a marriage choice, close a dialog"),
+        ("h, F1", "this list"),
+        ("q", "quit (the game is saved after every move)"),
+    ]
+    return "\n".join(f"{key:<10} {what}" for key, what in rows)
+
+
+class KeysScreen(Dialog[None]):
+    """Every key of the game (key ``h`` or F1)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,h,f1", "close", "close", key_display="Esc"),
+    ]
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="keys"):
+            yield Label("Keys", classes="title")
+            yield Static(keys_text(self.rules))
+            yield Label("Esc: back to the game", classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
