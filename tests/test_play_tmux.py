@@ -75,7 +75,7 @@ def test_play_a_card_quit_and_resume_in_a_real_terminal(terminal: Terminal, tmp_
     terminal.start("game", f"{BUMMERL} play --seed 3 --dealer computer --delay 0 --level easy")
     # The table, the score, the log and the keys are on screen.
     terminal.wait_for("game", "Your lead", "Your hand", "Talon 10", "Bummerl: still needed",
-                      "Deal 1: Computer deals.", "1-5 play", "g/6 claim", "s scores", "q quit")
+                      "Deal 1: Computer deals.", "1-5 play", "g claim", "s scores", "q quit")
 
     terminal.keys("game", "1")
     terminal.wait_for("game", "You play")
@@ -138,7 +138,7 @@ def test_german_sixty_six_at_80x24_key_0_the_trump_line_the_log_and_the_score_sh
     terminal.start("small", f"{BUMMERL} play --dealer computer --delay 0 --level easy --rules sixty-six "
                             f"--cards german --deck '{SIXTY_SIX_DECK}'", size=SMALL)
     screen = terminal.wait_for("small", "1-5,0 play", "Talon 12", "Trump Eichel", "q quit")
-    assert "g/6 claim" not in screen  # Sixty-Six claims by itself: the footer does not offer it
+    assert "g claim" not in screen  # Sixty-Six claims by itself: the footer does not offer it
     table = table_part(screen)
     assert "─ 0 ────╮" in table  # the sixth card, whole, inside the table
     assert "Sau" in table and "Herz" in table and "Laub" in table

@@ -97,7 +97,7 @@ class BummerlApp(App[None]):
         Binding("c", "close", "close"),
         Binding("c", "close(0)", "close", show=False),
         Binding("m", "marry", "marry"),
-        Binding("g,6", "claim", "claim", key_display="g/6"),
+        Binding("g,6", "claim", "claim", key_display="g"),
         Binding("g,6", "claim(0)", "claim", show=False),
         Binding("p", "pass_", "pass", show=False),
         Binding("s", "score_sheet", "scores"),
