@@ -520,3 +520,25 @@ def test_stats_keep_a_preset_with_overrides_apart_from_the_plain_preset(home: Pa
     with GameStore.open() as store:
         totals = store.stats()
     assert set(totals.by_rules) == {"standard", "standard (false_claim=mirror)"}
+
+
+def test_a_new_game_whose_lease_cannot_be_written_is_not_stored(home: Path) -> None:
+    # A damaged leases page: `bummerl play` stored a new game, then failed on its lease, and each try left
+    # another empty game behind. The game and its lease are now written in one transaction.
+    with GameStore.open() as store:
+        store.close()
+    db = raw(home)
+    db.execute("CREATE TRIGGER broken BEFORE INSERT ON leases BEGIN SELECT RAISE(ABORT, 'malformed'); END")
+    db.close()
+    with pytest.raises(StoreError, match="malformed"):
+        PlaySession.new(Rules.preset("standard"), level="easy", seed=1, first_dealer=0, home=home,
+                        bot=FirstLegal(), lease="terminal")
+    with GameStore.open() as store:
+        assert list(store.games()) == []
+    db = raw(home)
+    db.execute("DROP TRIGGER broken")
+    db.close()
+    session = PlaySession.new(Rules.preset("standard"), level="easy", seed=1, first_dealer=0, home=home,
+                              bot=FirstLegal(), lease="terminal")
+    assert session.store.holder(session.id) == os.getpid()  # held from the start, by this process
+    session.close()

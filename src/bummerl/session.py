@@ -90,9 +90,11 @@ class PlaySession:
         home: Path | None = None,
         store: GameStore | None = None,
         bot: Bot | None = None,
+        lease: str | None = None,
     ) -> PlaySession:
         """Start and store a new Bummerl (``first_dealer`` None: drawn from the seed; ``bot`` replaces the
-        level's computer player, e.g. in tests). Raises :class:`~bummerl.store.StoreError`."""
+        level's computer player, e.g. in tests; ``lease``: stored held by that owner, see
+        :meth:`~bummerl.store.GameStore.create`). Raises :class:`~bummerl.store.StoreError`."""
         if bot is None:
             bot = computer_bot(level, seed)
         table = Table(rules, (Seat("You"), Seat("Computer", bot)), seed=seed, first_dealer=first_dealer,
@@ -101,7 +103,7 @@ class PlaySession:
         store = GameStore.open(home) if store is None else store
         try:
             stored = store.create(rules=rules, level=check_kind(level), seed=seed, cards=cards,
-                                  first_dealer=table.first_dealer, record=table.record())
+                                  first_dealer=table.first_dealer, record=table.record(), lease=lease)
         except BaseException:
             if own:
                 store.close()

@@ -587,10 +587,13 @@ class GameStore:
         cards: str,
         first_dealer: int,
         record: GameRecord,
+        lease: str | None = None,
     ) -> StoredGame:
         """Store a new game (with the deals and actions of ``record`` so far: at least the first deal) and
         return it. ``level`` is a computer level or ``human``; ``seed`` the seed of the later shuffles and
-        of the computer."""
+        of the computer. With ``lease`` the game is stored held by that owner (as :meth:`lease` takes it;
+        one transaction, so a lease that cannot be written leaves no game behind); :meth:`lease` with the
+        same owner then holds it on, and releases it."""
         check_kind(level)
         if cards not in CARD_STYLES:
             raise StoreError(f"unknown card faces {cards!r} (french or german)")
@@ -606,6 +609,8 @@ class GameStore:
                  target, target),
             )
             self._append(db, game_id, record)
+            if lease is not None:
+                self._take(db, game_id, lease)
         return self.load(game_id)
 
     def sync(self, game_id: str, record: GameRecord) -> None:
@@ -816,16 +821,20 @@ class GameStore:
                 self._release(game_id, owner)
 
     def _acquire(self, game_id: str, owner: str) -> None:
-        me = (owner, os.getpid(), socket.gethostname())
         with self._writing(f"the lease of game {game_id}") as db:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise GameNotFound(f"no saved game {quote(game_id)}")
-            row = db.execute("SELECT owner, pid, host, started, since FROM leases WHERE game_id = ?",
-                             (game_id,)).fetchone()
-            if row is not None and tuple(row[:3]) != me and _alive(*row[1:]):
-                raise GameBusy("this game is open in another window")
-            db.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?, ?)",
-                       (game_id, owner, me[1], me[2], _process_start(me[1]), _now()))
+            self._take(db, game_id, owner)
+
+    def _take(self, db: sqlite3.Connection, game_id: str, owner: str) -> None:
+        """Write ``owner``'s lease of the game in the transaction ``db`` (unless a live other holds it)."""
+        me = (owner, os.getpid(), socket.gethostname())
+        row = db.execute("SELECT owner, pid, host, started, since FROM leases WHERE game_id = ?",
+                         (game_id,)).fetchone()
+        if row is not None and tuple(row[:3]) != me and _alive(*row[1:]):
+            raise GameBusy("this game is open in another window")
+        db.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?, ?)",
+                   (game_id, owner, me[1], me[2], _process_start(me[1]), _now()))
         self._held[game_id] = owner
 
     def _release(self, game_id: str, owner: str) -> None:

@@ -179,7 +179,7 @@ def play(
             session = PlaySession.new(
                 chosen_rules, level=chosen_level, seed=secrets.randbits(63) if seed is None else seed,
                 first_dealer=first, cards="german" if chosen_cards == "german" else "french", decks=decks,
-                store=store,
+                store=store, lease=_OWNER,
             )
             _run(lambda: session, store, session.id, ask=ask, delay=delay, samples=samples,
                  review_samples=review_samples)
@@ -187,6 +187,10 @@ def play(
         fail(str(err))
     finally:
         store.close()
+
+
+#: Who holds a game the terminal plays (the web's owners are its pages).
+_OWNER = "terminal"
 
 
 def _run(start: Callable[[], PlaySession], store: GameStore, game_id: str, *, ask: bool, delay: float,
@@ -197,7 +201,7 @@ def _run(start: Callable[[], PlaySession], store: GameStore, game_id: str, *, as
     from bummerl.tui.app import BummerlApp
 
     with contextlib.ExitStack() as leases:
-        leases.enter_context(store.lease(game_id, "terminal"))
+        leases.enter_context(store.lease(game_id, _OWNER))
         if not _has_terminal():
             fail(_NO_TERMINAL)
         session = start()
@@ -206,8 +210,8 @@ def _run(start: Callable[[], PlaySession], store: GameStore, game_id: str, *, as
         def again() -> PlaySession:
             last = sessions[-1]
             fresh = PlaySession.new(last.table.rules, level=last.level, seed=secrets.randbits(63),
-                                    cards=last.table.card_style, store=store)
-            leases.enter_context(store.lease(fresh.id, "terminal"))
+                                    cards=last.table.card_style, store=store, lease=_OWNER)
+            leases.enter_context(store.lease(fresh.id, _OWNER))
             sessions.append(fresh)
             return fresh
 
