@@ -85,6 +85,7 @@ def test_a_whole_deal_by_clicks_and_keys(browser: Any, server: ServerProcess) ->
     p.wait_my_turn(2)
 
     page.click('[data-action="close"]')
+    page.click('[data-confirm="close"]')  # a close asks first, as in the terminal game
     expect(page.locator("#talon .closed-mark")).to_be_visible()
     expect(page.locator("#talon-caption")).to_contain_text("Closed by you")
 

@@ -261,6 +261,7 @@ class StoredGame:
             "created": self.created.isoformat(),
             "updated": self.updated.isoformat(),
             "rules": self.rules.to_json(),
+            "rules_text": self.rules.describe(),
             "level": self.level,
             "cards": self.cards,
             "score": list(self.score),

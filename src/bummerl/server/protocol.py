@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketState
 from bummerl import jsonio
 from bummerl.cards import CARDS, cards_in
 from bummerl.errors import BummerlError
+from bummerl.rules import FLAG_NAMES
 from bummerl.table import Event, Table
 
 __all__ = [
@@ -193,6 +194,7 @@ def view_message(table: Table, seat: int, *, thinking: bool = False,
                                 else "computer"} for s in (0, 1)],
         "rules": table.rules.to_json(),
         "rules_text": table.rules.describe(),
+        "flags": {name: getattr(table.rules, name) for name in FLAG_NAMES},  # every flag, e.g. allow_close
         "sixty_six": table.rules.sixty_six,
         "open_tricks": table.rules.open_tricks,
         "cards": table.card_style,

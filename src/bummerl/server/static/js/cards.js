@@ -17,7 +17,7 @@ const FRENCH = {
 const GERMAN = {
   suits: { C: "Eichel", D: "Schellen", H: "Herz", S: "Laub" },
   names: { C: "Eichel", D: "Schellen", H: "Herz", S: "Laub" },
-  ranks: { "9": "9", J: "U", Q: "O", K: "K", T: "10", A: "A" },
+  ranks: { "9": "9", J: "U", Q: "O", K: "K", T: "10", A: "Sau" },  // the terminal's and the log's (table.RANK_LABELS)
   rankNames: { "9": "Neuner", J: "Unter", Q: "Ober", K: "König", T: "Zehner", A: "Sau" },
   colors: { C: "#7a4a12", D: "#b7860b", H: "#c8102e", S: "#2e7d32" },
 };
@@ -26,17 +26,43 @@ export function faces(style) {
   return style === "german" ? GERMAN : FRENCH;
 }
 
-/** A short name for people: "Q♥" (French) or "Herz Ober" (German). */
+/** A short name for people, as the server's event texts write it (table.card_name): "Q♥" (French) or
+ *  "Herz O", "Laub Sau" (German). One page names a card one way. */
 export function cardName(code, style) {
   const f = faces(style);
   const rank = code[0], suit = code[1];
-  if (style === "german") return `${f.names[suit]} ${f.rankNames[rank]}`;
+  if (style === "german") return `${f.names[suit]} ${f.ranks[rank]}`;
   return f.ranks[rank] + f.suits[suit];
+}
+
+const SPOKEN_SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+
+/** A card's name for screen readers and speech input: "Queen of diamonds" (French), "Herz Ober" (German). */
+export function cardSpeech(code, style) {
+  const f = faces(style);
+  const rank = code[0], suit = code[1];
+  if (style === "german") return `${f.names[suit]} ${f.rankNames[rank]}`;
+  return `${f.rankNames[rank]} of ${SPOKEN_SUITS[suit]}`;
+}
+
+/** ``text`` (an event's, from the server) with its card names and suit symbols in words, for speech. */
+export function speakable(text, style) {
+  const codes = { "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
+  return text
+    .replace(/(10|[9JQKA])([♣♦♥♠])/g, (_, r, s) => cardSpeech((r === "10" ? "T" : r) + codes[s], "french"))
+    .replace(/[♣♦♥♠]/g, (s) => SPOKEN_SUITS[codes[s]])
+    .replace(/\b(Eichel|Schellen|Herz|Laub) (Sau|10|9|U|O|K)\b/g, (_, s, r) =>
+      `${s} ${GERMAN.rankNames[{ Sau: "A", 10: "T", 9: "9", U: "J", O: "Q", K: "K" }[r]]}`);
 }
 
 /** A suit for people: "♥" or "Herz". */
 export function suitName(letter, style) {
   return faces(style).suits[letter];
+}
+
+/** A suit for speech: "hearts" or "Herz". */
+export function suitSpeech(letter, style) {
+  return style === "german" ? GERMAN.names[letter] : SPOKEN_SUITS[letter];
 }
 
 // ----------------------------------------------------------------------------- suit symbols
@@ -128,11 +154,14 @@ function corner(code, style, flip) {
   const rank = code[0], suit = code[1];
   const color = f.colors[suit];
   const g = el("g", flip ? { transform: "rotate(180 50 70)" } : {});
-  const label = el("text", { x: 13, y: 29, "text-anchor": "middle", "font-size": f.ranks[rank].length > 1 ? 22 : 27,
+  const size = [27, 27, 22, 14][f.ranks[rank].length];  // "Sau", the German ace, in the same corner
+  const label = el("text", { x: f.ranks[rank].length > 2 ? 15 : 13, y: 29, "text-anchor": "middle", "font-size": size,
                              "font-weight": 700, fill: color, "font-family": "Georgia, 'DejaVu Serif', serif",
-                             "letter-spacing": f.ranks[rank].length > 1 ? -2 : 0 });
+                             "letter-spacing": f.ranks[rank].length === 2 ? -2 : 0 });
   label.textContent = f.ranks[rank];
   g.appendChild(label);
+  // The nine is underlined, as on real decks: upside down in the other corner it is no 6.
+  if (rank === "9") g.appendChild(el("path", { d: "M6 33H20", stroke: color, "stroke-width": 2.2 }));
   g.appendChild(placed(suitSymbol(suit, style), 13, 43, 0.75));
   return g;
 }
@@ -175,7 +204,7 @@ function pips(code, style) {
 
 /** The SVG of a face-up card. */
 export function cardSvg(code, style) {
-  const svg = el("svg", { viewBox: "0 0 100 140", class: "card-svg", role: "img", "aria-label": cardName(code, style) });
+  const svg = el("svg", { viewBox: "0 0 100 140", class: "card-svg", role: "img", "aria-label": cardSpeech(code, style) });
   svg.appendChild(el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, fill: "#fffdf7", stroke: "#444", "stroke-width": 1.5 }));
   svg.appendChild(COURT.has(code[0]) ? court(code, style) : pips(code, style));
   svg.appendChild(corner(code, style, false));

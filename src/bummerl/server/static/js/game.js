@@ -1,7 +1,7 @@
 // The table: draws the seat's view from the server's messages and sends actions (mouse, touch, keyboard).
 // The server is the referee: this page only shows what the view holds and sends action strings.
 
-import { backSvg, cardName, cardSvg, suitIcon, suitName } from "./cards.js";
+import { backSvg, cardName, cardSpeech, cardSvg, speakable, suitIcon, suitName, suitSpeech } from "./cards.js";
 // presence.js listens to this page's messages: imported here, it is running before the socket opens (as a
 // <script> of its own it could finish loading after the first view had come, and miss it for good).
 import "./presence.js";
@@ -24,6 +24,8 @@ let marryMode = false;
 let summaryShownFor = "";    // "deal number/phase" whose summary was shown
 let modalKind = null;        // what the open dialog is: "summary", "over", "claim", "analysis", ...
 let statusIsError = false;
+let gameEvents = [];          // every event of the game shown so far (the deal summary reads its deal's)
+let opener = null;           // the control that opened the dialog: focus goes back to it
 
 const ACTOR_KINDS = new Set(["play", "exchange", "close", "marry", "claim", "pass"]);
 
@@ -156,20 +158,27 @@ async function pump() {
 
 // ----------------------------------------------------------------------------- drawing
 
+/** The game's card faces (its log is written in them too); the browser's setting before the first view. */
 function style() {
-  return settings.cards;
+  return (view && view.cards) || settings.cards;
 }
 
-function cardElement(code, { action = null, key = null, classes = "" } = {}) {
+/** A card; with ``action`` a button named in words from its content ("Queen of diamonds, key 2, may be
+ *  played"), so that its name holds what it shows (the key) and speech input finds it. */
+function cardElement(code, { action = null, key = null, classes = "", note = "" } = {}) {
   const attrs = { class: `card ${classes}`.trim(), "data-card": code, title: cardName(code, style()) };
   let node;
   if (action) {
-    node = h("button", { ...attrs, type: "button", "data-action": action, "aria-label": `${cardName(code, style())}` });
+    node = h("button", { ...attrs, type: "button", "data-action": action });
     node.addEventListener("click", () => onCard(code));
+    const svg = cardSvg(code, style());
+    svg.setAttribute("aria-hidden", "true");
+    node.appendChild(svg);
+    node.appendChild(h("span", { class: "sr-only", text: `${cardSpeech(code, style())}${key ? `, key ${key}` : ""}${note}` }));
   } else {
     node = h("div", attrs);
+    node.appendChild(cardSvg(code, style()));
   }
-  node.appendChild(cardSvg(code, style()));
   if (key) node.appendChild(h("span", { class: "key", text: key, "aria-hidden": "true" }));
   return node;
 }
@@ -210,14 +219,20 @@ function show(frame) {
   const before = view;
   view = frame.view;  // before the log: it reads the rules
   seat = view.seat;
-  if (fresh) $("log").replaceChildren();
+  if (fresh) { $("log").replaceChildren(); gameEvents = []; }
   for (const e of frame.events) logEvent(e);
+  gameEvents = gameEvents.concat(frame.events);
+  // A screen reader hears each new event (the log itself is not live: a reconnect replays all of it).
+  if (!frame.replay && frame.events.length) announce(frame.events.map((e) => speakable(e.text, style())).join(". "));
   if (!legal().some((a) => a.startsWith("marry"))) marryMode = false;
   // An error said before the game moved on (a move, a new deal, the friend taking the seat, a reconnect)
   // is stale: the status line says again whose turn it is.
   if (fresh || frame.events.length || before.waiting_for !== view.waiting_for || before.phase !== view.phase ||
       JSON.stringify(before.players) !== JSON.stringify(view.players)) statusIsError = false;
   draw();
+  // A game or a deal begins with focus in the hand (its group: Tab goes to the first card), not on <body>.
+  if ((fresh || before.deal_number !== view.deal_number) && $("modal").hidden &&
+      (!document.activeElement || document.activeElement === document.body)) $("hand").focus({ preventScroll: true });
   const key = `${view.deal_number}/${view.phase}`;
   if ((view.phase === "deal_over" || view.phase === "game_over") && summaryShownFor !== key) {
     summaryShownFor = key;
@@ -237,7 +252,7 @@ function draw() {
   game.dataset.lead = deal.lead || "";
   game.dataset.turn = view.phase !== "playing" ? "none" : (myTurn() ? "me" : "opponent");
   const opponent = view.players[opp];
-  const rulesName = typeof view.rules === "string" ? view.rules : (view.rules.preset || "custom");
+  const rulesName = view.rules_text || (typeof view.rules === "string" ? view.rules : (view.rules.preset || "custom"));
   $("subtitle").textContent = `${view.players[me].name === "You" ? "You" : view.players[me].name} vs ${
     opponent.kind === "computer" ? `the computer (${opponent.level})` : opponent.name} · ${rulesName} · deal ${view.deal_number}`;
   document.title = `bummerl — deal ${view.deal_number}`;
@@ -246,7 +261,9 @@ function draw() {
   $("opponent-name").textContent = opponent.name;
   const oppTricks = deal.tricks_won[opp];
   $("opponent-info").textContent = `· ${oppTricks} trick${oppTricks === 1 ? "" : "s"}${view.thinking ? " · thinking…" : ""}`;
-  $("opponent-hand").replaceChildren(...Array.from({ length: deal.opponent_hand_size }, () => backElement("small")));
+  const size = deal.opponent_hand_size;
+  $("opponent-hand").replaceChildren(...Array.from({ length: size }, () => backElement("small")));
+  $("opponent-hand").setAttribute("aria-label", `${opponent.name}'s hand: ${size} card${size === 1 ? "" : "s"}`);
   const shown = view.opponent_shown || [];
   const declared = deal.marriages.filter((m) => m.player === opp).map((m) => m.suit);
   const shownBox = $("opponent-shown");
@@ -297,11 +314,19 @@ function draw() {
   const playable = new Set(legal().filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
   const strict = playable.size > 0 && playable.size < hand.length;
   const marryable = new Set(legal().filter((a) => a.startsWith("marry ")).map((a) => a.slice(6)));
+  const focused = focusPlace();  // the hand and the actions are drawn anew: the focus is put back after
+  $("hand").style.setProperty("--n", String(Math.max(1, hand.length)));  // the cards shrink to fit (style.css)
   $("hand").replaceChildren(...hand.map((code, i) => {
-    let classes = "";
-    if (strict) classes = playable.has(code) ? "playable" : "unplayable";
-    if (marryMode && marryable.has(code[1]) && "KQ".includes(code[0])) classes += " chosen";
-    return cardElement(code, { action: `play ${code}`, key: String(i === 5 ? 0 : i + 1), classes });
+    let classes = "", note = "";
+    if (strict) {
+      classes = playable.has(code) ? "playable" : "unplayable";
+      note = playable.has(code) ? ", may be played" : ", may not be played now";
+    }
+    if (marryMode && marryable.has(code[1]) && "KQ".includes(code[0])) {
+      classes += " chosen";
+      note += ", declares its marriage";
+    }
+    return cardElement(code, { action: `play ${code}`, key: String(i === 5 ? 0 : i + 1), classes, note });
   }));
   $("hand-caption").textContent = strict ? "Your hand — the marked cards may be played" : "Your hand";
   const myTricks = deal.tricks_won[me];
@@ -315,8 +340,30 @@ function draw() {
   $("my-info").textContent = info;
 
   drawActions();
+  restoreFocus(focused);
   drawScore();
   if (!statusIsError) prompt();
+}
+
+/** Where the focus is, if in the hand or the actions (both drawn anew by each frame). */
+function focusPlace() {
+  const a = document.activeElement;
+  for (const area of ["hand", "actions"]) {
+    const box = $(area);
+    if (a && box.contains(a)) return { area, action: a.dataset ? a.dataset.action : null, index: [...box.children].indexOf(a) };
+  }
+  return null;
+}
+
+/** Focus back where it was: the same action, else the card now in the same place, else the first card that
+ *  may be played, else the hand itself. */
+function restoreFocus(place) {
+  if (!place || !$("modal").hidden) return;
+  const cards = [...$("hand").querySelectorAll("button.card")];
+  const same = place.action && [...$(place.area).querySelectorAll("[data-action]")].find((b) => b.dataset.action === place.action);
+  const target = same || (place.area === "hand" && place.index >= 0 ? cards[Math.min(place.index, cards.length - 1)] : null) ||
+    cards.find((c) => !c.classList.contains("unplayable")) || $("actions").querySelector("button") || $("hand");
+  if (target !== document.activeElement) target.focus({ preventScroll: true });
 }
 
 function column(card, s) {
@@ -338,7 +385,7 @@ function drawActions() {
   const deal = view.deal;
   if (acts.includes("exchange")) {
     const low = view.sixty_six ? "9" : "J";
-    box.append(actionButton("exchange", `Exchange ${cardName(low + deal.trump, style())}`, "x"));
+    box.append(actionButton("exchange", spoken(`Exchange ${cardName(low + deal.trump, style())}`), "x"));
   }
   if (acts.includes("close")) box.append(actionButton("close", "Close the talon", "c"));
   for (const a of acts.filter((x) => x.startsWith("marry "))) {
@@ -403,7 +450,7 @@ function logEvent(e) {
     log.querySelectorAll("li.ev-play.done").forEach((li) => li.remove());
   }
   if (e.kind === "trick") log.querySelectorAll("li.ev-play").forEach((li) => li.classList.add("done"));
-  const item = h("li", { class: `ev ev-${e.kind} by-${who}`, text: e.text });
+  const item = h("li", { class: `ev ev-${e.kind} by-${who}` }, ...spoken(e.text));
   log.appendChild(item);
   log.scrollTop = log.scrollHeight;  // the list scrolls to its newest line; the page stays where it is
 }
@@ -411,8 +458,22 @@ function logEvent(e) {
 function setStatus(text, error = false) {
   statusIsError = error;
   const s = $("status");
-  s.textContent = text;
+  s.replaceChildren(...spoken(text));
   s.classList.toggle("error", error);
+}
+
+/** ``text`` as shown, and in words for a screen reader where they differ ("Q♦": "Queen of diamonds"). */
+function spoken(text) {
+  const words = speakable(text, style());
+  if (words === text) return [text];
+  return [h("span", { "aria-hidden": "true", text }), h("span", { class: "sr-only", text: words })];
+}
+
+/** Say ``text`` to a screen reader (a visually hidden live log; the last few lines are kept). */
+function announce(text) {
+  const box = $("announce");
+  box.append(h("p", { text }));
+  while (box.children.length > 4) box.firstElementChild.remove();
 }
 
 function prompt() {
@@ -461,6 +522,7 @@ function onCard(code) {
 function onAction(action) {
   if (action === "claim") return confirmClaim();
   if (action === "pass") return confirmPass();
+  if (action === "close") return confirmClose();
   if (action === "next") return nextDeal();
   if (action === "result") return showGameOver();
   if (action === "analyse") return requestAnalysis();
@@ -510,6 +572,12 @@ function showSheet() {
 // ----------------------------------------------------------------------------- dialogs
 
 function openModal(kind, title, body, buttons) {
+  // The page behind a dialog is inert (Tab stays in the dialog); closing it gives the focus back.
+  if ($("modal").hidden) {
+    const a = document.activeElement;
+    opener = a && a !== document.body ? { node: a, action: a.dataset ? a.dataset.action : null } : null;
+    for (const node of document.body.children) if (node !== $("modal")) node.inert = true;
+  }
   modalKind = kind;
   $("modal-title").textContent = title;
   $("modal-body").replaceChildren(...body.filter(Boolean));  // (null: a part left out)
@@ -525,6 +593,14 @@ function closeModal() {
   modalKind = null;
   $("modal").hidden = true;
   $("modal").dataset.kind = "";
+  for (const node of document.body.children) node.inert = false;
+  // Back to the opener; if a frame drew it anew meanwhile, to its like (the same action), else to the hand.
+  const was = opener;
+  opener = null;
+  let target = was && was.node.isConnected ? was.node : null;
+  if (!target && was && was.action) target = document.querySelector(`#game [data-action="${CSS.escape(was.action)}"]`);
+  if (!target) target = $("hand").querySelector("button.card:not(.unplayable)") || $("hand");
+  target.focus({ preventScroll: true });
 }
 
 function button(label, onclick, { primary = false, attrs = {} } = {}) {
@@ -552,7 +628,20 @@ function confirmClaim() {
 /** A pass after the last trick cannot be taken back, and with 66 or more it scores less than a claim. */
 function confirmPass() {
   confirmFirst("pass", "Pass without claiming?",
-    `The deal is scored without a claim: with 66 or more, a claim would score more.${yourPoints()}`, "Pass");
+    `The deal is scored without a claim: with 66 or more, a claim scores at least as much (and if you closed, passing loses the deal).${
+      yourPoints()}`, "Pass");
+}
+
+/** A close cannot be taken back and changes the scoring: asked first, as in the terminal game. */
+function confirmClose() {
+  confirmFirst("close", "Close the talon?", "Nobody draws any more, and you must reach 66 or lose the deal.", "Close the talon");
+}
+
+function confirmLeave() {
+  openModal("leave", "Leave the game?", [h("p", { text: "The game is saved: Continue on the home page takes it up again." })], [
+    button("Leave", () => { closedByUs = true; location.href = "/"; }, { primary: true, attrs: { "data-confirm": "leave" } }),
+    button("Stay", closeModal),
+  ]);
 }
 
 function dealSummaryBody() {
@@ -561,18 +650,34 @@ function dealSummaryBody() {
   const me = seat, opp = 1 - seat;
   const taken = [[], []];
   for (const t of deal.tricks) taken[t.winner].push(t.lead, t.follow);
+  const events = gameEvents.filter((e) => e.deal === view.deal_number);
   const rows = [me, opp].map((s) => h("tr", {},
     h("th", { text: s === me ? "You" : name(s) }),
     h("td", { text: String(deal.tricks_won[s]) }),
-    h("td", { text: deal.points ? String(deal.points[s]) : "–" }),
+    h("td", { text: pointsCell(deal, events, s) }),
     h("td", {}, h("div", { class: "taken" }, ...taken[s].map((c) => cardElement(c, { classes: "tiny" }))))));
   const body = [
     h("p", { class: "why", text: `Why: ${REASONS[result.reason] || result.reason}.` }),
-    h("table", { class: "summary" }, h("thead", {}, h("tr", {}, h("th", {}), h("th", { text: "tricks" }),
+    deal.closed_by !== null && deal.closed_by !== undefined
+      ? h("p", { class: "closed", text: `${deal.closed_by === me ? "You" : name(deal.closed_by)} closed the talon.` }) : null,
+    h("table", { class: "summary" }, h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "sr-only", text: "player" })), h("th", { text: "tricks" }),
       h("th", { text: "points" }), h("th", { text: "cards taken" }))), h("tbody", {}, ...rows)),
     h("p", { text: `Bummerl, still needed: you\u00a0${left(me)} · ${name(opp)}\u00a0${left(opp)}` }),
   ];
   return body;
+}
+
+/** A seat's points with what they hold besides the cards taken, as the terminal's summary has them:
+ *  "55 (20; 20 not counted)", "65 (+10 last trick)". */
+function pointsCell(deal, events, s) {
+  if (!deal.points) return "–";
+  const notes = [];
+  const marriages = events.filter((e) => e.kind === "marry" && e.seat === s && e.data && e.data.value).map((e) => e.data.value);
+  if (marriages.length) notes.push(marriages.join("+"));
+  if (deal.pending && deal.pending[s]) notes.push(`${deal.pending[s]} not counted`);
+  const bonus = events.filter((e) => e.kind === "trick" && e.seat === s).reduce((sum, e) => sum + ((e.data && e.data.bonus) || 0), 0);
+  if (bonus) notes.push(`+${bonus} last trick`);
+  return `${deal.points[s]}${notes.length ? ` (${notes.join("; ")})` : ""}`;
 }
 
 function showSummary() {
@@ -683,22 +788,36 @@ function showSettings() {
   const select = (label, key, options) => h("label", {}, `${label} `,
     h("select", { "data-setting": key, onchange: (e) => { settings[key] = e.target.value; saveSettings(settings); if (view) draw(); } },
       ...options.map(([value, text]) => h("option", { value, selected: settings[key] === value }, text))));
+  const faces = { french: "French", german: "German" };
   openModal("settings", "Settings", [
-    select("Card faces", "cards", [["french", "French (♣ ♦ ♥ ♠)"], ["german", "German (Eichel, Schellen, Herz, Laub)"]]),
+    select("Card faces of the next game", "cards", [["french", "French (♣ ♦ ♥ ♠)"], ["german", "German (Eichel, Schellen, Herz, Laub)"]]),
+    view ? h("p", { class: "hint", text: `This game keeps its ${faces[style()] || style()} faces, as its log does.` }) : null,
+    select("Single-key shortcuts (1–5, x, c, m, g, q …)", "keys", [["on", "on"], ["off", "off: Tab and Enter only"]]),
     select("Computer's speed", "speed", [["instant", "instant"], ["fast", "fast"], ["normal", "normal"], ["slow", "slow"]]),
     select("Level of the next game", "level", [["easy", "easy"], ["medium", "medium"], ["hard", "hard"], ["expert", "expert"]]),
     select("Rules of the next game", "rules", ["standard", "soft", "sharp", "tompa", "vu", "sixty-six"].map((p) => [p, p])),
   ], [button("Done", closeModal, { primary: true })]);
 }
 
+/** The keys, only those this game's rules allow (no close under vu, no claim or pass where 66 is claimed
+ *  automatically: the view's ``flags``). */
 function showHelp() {
+  const flags = (view && view.flags) || {};
+  const sixtySix = view ? view.sixty_six : true;
   const keys = [["1–5", "play the card in that place (the king or queen of a marriage you may declare declares it first; press again to lead)"],
-    ["0", "Sixty-Six: play your sixth card"], ["x", "exchange the trump jack (the nine in Sixty-Six)"],
-    ["c", "close the talon"], ["m", "declare a marriage (20 or 40)"], ["g or 6", "claim 66 (asks first)"], ["p", "pass after the last trick (asks first)"],
-    ["?", "what is each move worth? (against the computer)"], ["s", "the score sheet"], ["Enter", "after a deal: its summary, then the next deal"],
-    ["n", "at the end of the Bummerl: play again"], ["Esc", "cancel, close a dialog"], ["q", "home (the game is saved)"]];
-  openModal("help", "Keys", [h("table", { class: "keys" }, ...keys.map(([k, t]) => h("tr", {}, h("td", {}, h("kbd", { text: k })), h("td", { text: t }))))],
-            [button("Close", closeModal, { primary: true })]);
+    sixtySix ? ["0", "play your sixth card"] : null,
+    ["x", view ? `exchange the trump ${sixtySix ? "nine" : "jack"}` : "exchange the trump jack (the nine in Sixty-Six)"],
+    flags.allow_close === false ? null : ["c", "close the talon (asks first)"], ["m", "declare a marriage (20 or 40)"],
+    flags.auto_claim ? null : ["g or 6", "claim 66 (asks first)"], flags.auto_claim ? null : ["p", "pass after the last trick (asks first)"],
+    view && !againstComputer() ? null : ["?", "what is each move worth? (against the computer)"],
+    ["s", "the score sheet"], ["Enter", "after a deal: its summary, then the next deal"],
+    ["n", "at the end of the Bummerl: play again"], ["Esc", "cancel, close a dialog"], ["q", "home (asks first; the game is saved)"]].filter(Boolean);
+  const off = settings.keys === "off";
+  openModal("help", "Keys", [
+    off ? h("p", { class: "hint", text: "Single-key shortcuts are off (Settings): Tab and Enter reach every card and button." }) : null,
+    h("table", { class: "keys" }, ...keys.map(([k, t]) => h("tr", {}, h("td", {}, h("kbd", { text: k })), h("td", { text: t })))),
+    h("p", { class: "hint", text: "With a screen reader, these keys work in its focus mode; or turn them off in Settings and use Tab and Enter." }),
+  ], [button("Close", closeModal, { primary: true })]);
 }
 
 // ----------------------------------------------------------------------------- keys
@@ -714,13 +833,14 @@ document.addEventListener("keydown", (e) => {
   if ((tag === "BUTTON" || tag === "A") && (e.key === "Enter" || e.key === " ")) return;
   if (!view) return;
   const k = e.key;
+  if (settings.keys === "off" && k !== "Escape") return;  // Settings: single-key shortcuts off
   let handled = true;
   if (k >= "1" && k <= "5") playSlot(Number(k) - 1);
   else if (k === "0") playSlot(5);
   else if (k === "6") confirmClaim();
   else if (k === "s") showSheet();
   else if (k === "x") act("exchange");
-  else if (k === "c") act("close");
+  else if (k === "c") confirmClose();
   else if (k === "m") marry();
   else if (k === "g") confirmClaim();
   else if (k === "p") confirmPass();
@@ -728,7 +848,7 @@ document.addEventListener("keydown", (e) => {
   else if (k === "n") { if (view.phase === "game_over") playAgain(); else handled = false; }
   else if (k === "?") requestAnalysis();
   else if (k === "Escape") { if (marryMode) { marryMode = false; statusIsError = false; draw(); } }
-  else if (k === "q") { closedByUs = true; location.href = "/"; }
+  else if (k === "q") confirmLeave();
   else handled = false;
   if (handled) e.preventDefault();
 });

@@ -38,7 +38,7 @@ $("new-game").addEventListener("submit", async (e) => {
 });
 
 function describe(game) {
-  const rules = typeof game.rules === "string" ? game.rules : (game.rules && game.rules.preset) || "custom";
+  const rules = game.rules_text;
   // You sit at seat 0 of a game against the computer; the score is the game points each still needs.
   const score = game.score ? ` · you need ${Math.max(game.score[0], 0)}, the computer ${Math.max(game.score[1], 0)}` : "";
   const when = game.updated ? ` · ${new Date(game.updated).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";

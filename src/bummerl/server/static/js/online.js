@@ -2,7 +2,7 @@
 // Every name and text from the server is shown with textContent (never as HTML).
 
 import { cardName, suitName } from "./cards.js";
-import { loadSettings } from "./settings.js";
+import { loadSettings, saveSettings } from "./settings.js";
 import { consent, showSpectators } from "./spectators.js";
 
 const KEY = "bummerl.player";
@@ -119,6 +119,7 @@ async function createInvitation(event) {
     const answer = await api("/api/friends", {
       rules: $("rules").value, cards: $("cards").value, rated: $("rated").checked, public: $("public").checked,
       clock: $("clock").value, spectators: $("spectators").value });
+    saveSettings({ ...loadSettings(), cards: $("cards").value });  // the host's faces: the game page draws the game's
     $("invite-link").value = answer.link;
     $("play-link").href = answer.url;
     $("invite-made").hidden = false;
@@ -147,6 +148,7 @@ function watchPresence(p, names) {
 }
 
 let watchRetry = 0;
+let watchStyle = null;  // the game's card faces (the invitation's)
 let watching = "";  // the status line while connected ("Ann and Bob are playing; you are watching.")
 
 // The spectator's socket; like the game page (game.js) it reconnects by itself with a growing wait (a server
@@ -180,7 +182,7 @@ function watch() {
       watchRetry = 0;  // a game frame: this connection works
       if (watching) status(watching);
       $("watch-players").textContent = `${msg.players[0].name} vs ${msg.players[1].name} · deal ${msg.deal_number} · ${msg.phase}`;
-      const style = loadSettings().cards;  // card names as the log and the game page write them
+      const style = watchStyle || loadSettings().cards;  // the game's faces: card names as its log writes them
       const trick = msg.lead ? ` · on the table: ${cardName(msg.lead, style)}` : "";
       $("watch-table").textContent = `Game points still needed: ${msg.score.join(" – ")} · trump ${suitName(msg.trump, style)}${
         msg.trump_card ? ` (${cardName(msg.trump_card, style)} face up)` : ""} · talon ${msg.talon_size}${trick}`;
@@ -203,6 +205,7 @@ async function join() {
       return;
     }
     watching = `${answer.players[0]} and ${answer.players[1]} are playing; you are watching.`;
+    try { watchStyle = (await api(`/api/friends/${encodeURIComponent(invite)}`)).cards; } catch { /* the browser's */ }
     status(watching);
     watch();
   } catch (err) {

@@ -14,9 +14,34 @@ let claiming = false;
 let problem = "";
 const LOW_MS = 20_000;  // a clock under 20 s is shown in red
 
-const box = h("div", { id: "presence", class: "presence", hidden: true, "aria-live": "polite" });
+// The box is built once and then only its texts change: a focused Claim button stays where it is, and the
+// ticking clocks are no live region. What changes (away, the claim allowed, back, the end, a low clock) is said
+// once in a visually hidden live region.
+const box = h("div", { id: "presence", class: "presence", hidden: true });
+const live = h("div", { id: "presence-news", class: "sr-only", role: "status" });
 const status = document.getElementById("status");
-if (status) status.before(box);
+if (status) status.before(box, live);
+
+function clockSpan(mine) {
+  const time = h("span", { class: "time" });
+  const who = h("b");
+  const node = h("span", { class: "clock", id: mine ? "clock-me" : "clock-opp", role: "timer" }, who, " ", time);
+  return { node, who, time };
+}
+const clocks = { me: clockSpan(true), opp: clockSpan(false), control: h("small") };
+const clocksLine = h("p", { class: "clocks", hidden: true }, clocks.me.node, " · ", clocks.opp.node, clocks.control);
+const awayText = h("span");
+const countdown = h("span", { id: "away-countdown" });
+const awayWait = h("span", {}, " You may claim the Bummerl in ", countdown, ".");
+const awayLine = h("p", { class: "away", id: "away", hidden: true }, awayText, awayWait);
+const claimButton = h("button", { type: "button", class: "primary", "data-action": "claim-bummerl", onclick: claim },
+  "Claim the Bummerl");
+const claimLine = h("p", { hidden: true }, claimButton);
+const endedLine = h("p", { class: "ended", id: "ended", hidden: true });
+const problemLine = h("p", { class: "loss", hidden: true });
+box.append(clocksLine, awayLine, claimLine, endedLine, problemLine);
+let said = "";  // the last news said in the live region
+let wasAway = false;
 
 function mmss(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -51,46 +76,70 @@ async function claim() {
   }
 }
 
-function clockElement(s) {
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function show(node, on) {
+  if (node.hidden === on) node.hidden = !on;
+}
+
+function drawClock(c, s) {
   const running = state.clocks.running === s;
   const low = clockLeft(s) < LOW_MS;
-  return h("span", {
-    class: `clock${running ? " running" : ""}${low ? " low" : ""}`, id: s === seat ? "clock-me" : "clock-opp", "data-seat": String(s),
-    "data-running": running ? "true" : "false",
-  }, h("b", { text: s === seat ? "You" : names[s] }), " ", h("span", { class: "time", text: mmss(clockLeft(s)) }));
+  c.node.classList.toggle("running", running);
+  c.node.classList.toggle("low", low);
+  c.node.dataset.seat = String(s);
+  c.node.dataset.running = running ? "true" : "false";
+  setText(c.who, s === seat ? "You" : names[s]);
+  setText(c.time, mmss(clockLeft(s)));
+  return low;
 }
 
 function draw() {
   if (!state) return;
   const opp = 1 - seat;
-  const away = state.seats[opp] && state.seats[opp].away && !state.ended;
-  const children = [];
+  const away = Boolean(state.seats[opp] && state.seats[opp].away && !state.ended);
+  const news = [];
+  show(clocksLine, Boolean(state.clocks));
   if (state.clocks) {
-    children.push(h("p", { class: "clocks" }, clockElement(seat), " · ", clockElement(opp),
-      h("small", { text: ` (${state.clocks.control})` })));
+    if (drawClock(clocks.me, seat)) news.push("Under 20 seconds left on your clock.");
+    drawClock(clocks.opp, opp);
+    setText(clocks.control, ` (${state.clocks.control})`);
   }
-  if (away && state.seats[opp].opened === false) {
+  const unopened = away && state.seats[opp].opened === false;
+  const wait = away ? state.seats[opp].claim_in_ms - elapsed() : 0;
+  const may = state.can_claim || wait <= 0;
+  show(awayLine, away);
+  show(claimLine, away && !unopened);
+  if (unopened) {
     // A rematch seats the friend at once: until they open the game, nobody may claim it from them.
-    children.push(h("p", { class: "away", id: "away" }, `${names[opp]} has not opened this game yet.`));
+    setText(awayText, `${names[opp]} has not opened this game yet.`);
+    show(awayWait, false);
+    news.push(awayText.textContent);
   } else if (away) {
-    const wait = state.seats[opp].claim_in_ms - elapsed();
-    const text = state.can_claim || wait <= 0
-      ? `${names[opp]} is away. You may claim the Bummerl, or keep waiting.`
-      : `${names[opp]} is away. You may claim the Bummerl in `;
-    const line = h("p", { class: "away", id: "away" }, text);
-    if (!(state.can_claim || wait <= 0)) line.append(h("span", { id: "away-countdown", text: mmss(wait) }), ".");
-    children.push(line);
-    children.push(h("p", {}, h("button", {
-      type: "button", class: "primary", "data-action": "claim-bummerl", disabled: !state.can_claim || claiming,
-      onclick: claim,
-    }, "Claim the Bummerl")));
+    setText(awayText, may ? `${names[opp]} is away. You may claim the Bummerl, or keep waiting.` : `${names[opp]} is away.`);
+    show(awayWait, !may);
+    if (!may) setText(countdown, mmss(wait));
+    news.push(may ? awayText.textContent : `${names[opp]} is away. You may claim the Bummerl in ${mmss(state.seats[opp].claim_in_ms)}.`);
+  } else if (wasAway && !state.ended) {
+    news.push(`${names[opp]} is back.`);
   }
-  if (state.ended) children.push(h("p", { class: "ended", id: "ended", text: state.ended.text }));
-  if (problem) children.push(h("p", { class: "loss", text: problem }));
-  box.replaceChildren(...children);
-  box.hidden = children.length === 0;
+  wasAway = away;
+  claimButton.disabled = !state.can_claim || claiming;
+  show(endedLine, Boolean(state.ended));
+  if (state.ended) { setText(endedLine, state.ended.text); news.push(state.ended.text); }
+  show(problemLine, Boolean(problem));
+  if (problem) { setText(problemLine, problem); news.push(problem); }
+  box.hidden = !(state.clocks || away || state.ended || problem);
   box.dataset.away = away ? "true" : "false";
   box.dataset.claim = state.can_claim ? "true" : "false";
+  // Said once when it changes (not the running clock: the countdown is said as it was when it began).
+  const text = news.join(" ");
+  if (text !== said) {
+    said = text;
+    if (text) setText(live, text);
+  }
 }
 
 window.addEventListener("bummerl:message", (e) => {

@@ -6,7 +6,7 @@ const GAMES_KEY = "bummerl.games";
 export const LEVELS = ["easy", "medium", "hard", "expert"];
 export const PRESETS = ["standard", "soft", "sharp", "tompa", "vu", "sixty-six"];
 export const SPEEDS = { instant: 0, fast: 350, normal: 800, slow: 1500 };
-const DEFAULTS = { level: "medium", rules: "standard", cards: "french", speed: "normal" };
+const DEFAULTS = { level: "medium", rules: "standard", cards: "french", speed: "normal", keys: "on" };
 
 function read(key, fallback) {
   try {
@@ -23,6 +23,7 @@ export function loadSettings() {
   if (!PRESETS.includes(s.rules)) s.rules = DEFAULTS.rules;
   if (!["french", "german"].includes(s.cards)) s.cards = DEFAULTS.cards;
   if (!(s.speed in SPEEDS)) s.speed = DEFAULTS.speed;
+  if (!["on", "off"].includes(s.keys)) s.keys = DEFAULTS.keys;  // single-key shortcuts in the game
   return s;
 }
 
