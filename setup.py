@@ -1,15 +1,19 @@
 """Compile the search core (src/bummerl/search/core.py, typed by core.pxd) with Cython when possible.
 
 Without Cython or a C compiler the install still succeeds and bummerl runs the same module as plain
-Python (much slower), with a loud warning; CI checks ``bummerl.search.BACKEND == "compiled"``.
+Python (much slower), with a warning (pip shows it under ``-v``; ``bummerl`` itself then says so at each
+command that thinks); CI checks ``bummerl.search.BACKEND == "compiled"``.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 CORE = "src/bummerl/search/core.py"
 DIRECTIVES = {
@@ -46,6 +50,19 @@ class OptionalBuildExt(build_ext):
             warn(f"{ext.name}: {err}")
 
 
+class BuildPyWithRules(build_py):
+    """Ship ``docs/rules.md``, the web game's rules page, inside the package as ``bummerl/data/rules.md`` (an
+    editable install reads it from the checkout)."""
+
+    def run(self) -> None:
+        super().run()
+        source = Path("docs/rules.md")
+        if source.is_file():
+            target = Path(self.build_lib, "bummerl", "data", "rules.md")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+
+
 def extensions() -> list[Extension]:
     try:
         from Cython.Build import cythonize
@@ -56,4 +73,4 @@ def extensions() -> list[Extension]:
                           quiet=True))
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithRules})

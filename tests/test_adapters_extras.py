@@ -33,3 +33,15 @@ def test_importing_bummerl_and_its_adapters_package_imports_none_of_them() -> No
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_an_adapter_without_its_library_says_which_extra_to_install() -> None:
+    # It was a bare ModuleNotFoundError traceback (session 13's packaging audit).
+    for module, library in (("encoding", "numpy"), ("gymnasium", "gymnasium"), ("pettingzoo", "pettingzoo"),
+                            ("openspiel", "pyspiel")):
+        code = (f"import sys; sys.modules[{library!r}] = None\n"
+                f"try:\n    import bummerl.adapters.{module}\nexcept ImportError as e:\n    print(e)")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        said = (f"{library} is not installed: the research adapters need the rl extra: "
+                "pip install 'bummerl[rl]'")
+        assert done.stdout.strip() == said, (module, done.stdout, done.stderr)

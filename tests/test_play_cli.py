@@ -232,7 +232,7 @@ def test_a_damaged_database_is_one_line(home: Path, terminal: type[FakeApp]) -> 
 def test_version_is_the_package_version_from_pyproject() -> None:
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     result = runner.invoke(app, ["--version"])
-    assert result.exit_code == 0 and result.stdout == f"bummerl {version}\n"
+    assert result.exit_code == 0 and result.stdout == f"bummerl {version} (compiled search core)\n"
     assert bummerl.__version__ == version
 
 
@@ -292,3 +292,28 @@ def test_resume_leaves_games_between_two_people_to_the_browser(home: Path, termi
     assert play("--resume").exit_code == 0
     assert terminal.made[-1].session.id == computer.id
     assert "played by two people" in one_error_line(play("--resume", people.id))
+
+
+def test_a_search_core_left_uncompiled_is_told_once_per_thinking_command(
+        monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    # pip hides setup.py's warning (it shows a build's output only with -v): the expert took 14 s a move
+    # in such an install and nothing said why.
+    import bummerl.search
+
+    monkeypatch.delenv("BUMMERL_PURE_PYTHON", raising=False)
+    monkeypatch.setattr(bummerl.search, "BACKEND", "python")
+    slow = runner.invoke(app, ["solve", "--help"])
+    assert slow.stderr.startswith("note: the compiled search core is not installed"), slow.stderr
+    assert runner.invoke(app, ["games"]).stderr == ""  # nothing thinks there
+    assert runner.invoke(app, ["--version"]).stdout.endswith("(python search core)\n")
+    monkeypatch.setenv("BUMMERL_PURE_PYTHON", "1")  # asked for: no note
+    assert "note:" not in runner.invoke(app, ["solve", "--help"]).stderr
+
+
+def test_python_dash_m_bummerl_is_the_command() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "bummerl", "--version"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith(f"bummerl {bummerl.__version__} ("), done.stderr

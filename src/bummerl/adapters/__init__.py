@@ -8,3 +8,16 @@ Importing this package imports none of them; each module imports its library whe
 - :mod:`bummerl.adapters.gymnasium`: ``BummerlVsBot-v0``, one learner against any bummerl bot;
 - :mod:`bummerl.adapters.openspiel`: the game ``python_schnapsen`` registered with ``pyspiel``.
 """
+
+from __future__ import annotations
+
+
+def rl_missing(err: ImportError) -> ImportError:
+    """The one-line error for an adapter whose library is not installed (the ``rl`` extra).
+
+    >>> str(rl_missing(ModuleNotFoundError("No module named 'pyspiel'", name="pyspiel")))
+    "pyspiel is not installed: the research adapters need the rl extra: pip install 'bummerl[rl]'"
+    """
+    return ImportError(f"{err.name or err} is not installed: the research adapters need the rl extra: "
+                       "pip install 'bummerl[rl]'")
+

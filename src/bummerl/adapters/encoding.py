@@ -64,8 +64,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
+from bummerl.adapters import rl_missing
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as _missing:
+    raise rl_missing(_missing) from None
 
 from bummerl.actions import ACTIONS, Action
 from bummerl.cards import CARDS, SUITS, Card, Rank, Suit

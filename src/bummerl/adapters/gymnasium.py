@@ -36,10 +36,15 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
+from bummerl.adapters import rl_missing
+
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+except ImportError as _missing:
+    raise rl_missing(_missing) from None
 
 from bummerl.adapters.encoding import (
     NUM_ACTIONS,

@@ -31,8 +31,13 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-import numpy as np
-import pyspiel
+from bummerl.adapters import rl_missing
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as _missing:
+    raise rl_missing(_missing) from None
 
 from bummerl.adapters.encoding import (
     HISTORY_SIZE,

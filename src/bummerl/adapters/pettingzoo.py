@@ -30,8 +30,13 @@ from __future__ import annotations
 from random import Random
 from typing import Any, ClassVar
 
-from gymnasium import spaces
-from pettingzoo import AECEnv
+from bummerl.adapters import rl_missing
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as _missing:
+    raise rl_missing(_missing) from None
 
 from bummerl.adapters.encoding import NUM_ACTIONS, action_index, action_mask, action_of, encode
 from bummerl.adapters.episode import Episode, rules_of

@@ -25,17 +25,37 @@ app = typer.Typer(
 def _show_version(value: bool) -> None:
     if value:
         from bummerl import __version__
+        from bummerl.search import BACKEND
 
-        typer.echo(f"bummerl {__version__}")
+        typer.echo(f"bummerl {__version__} ({BACKEND} search core)")
         raise typer.Exit()
+
+
+#: The commands whose computer players or solver think: told when the search core runs as plain Python.
+THINKING = frozenset({"play", "serve", "arena", "tournament", "solve", "analyse"})
+
+
+def slow_core_note() -> str | None:
+    """A one-line note when the search core was not compiled at install time (no C compiler or Cython:
+    pip shows setup.py's warning only with ``-v``) and plain Python was not asked for
+    (``BUMMERL_PURE_PYTHON``); None when the compiled core is in use."""
+    from bummerl.search import BACKEND
+
+    if BACKEND == "compiled" or os.environ.get("BUMMERL_PURE_PYTHON"):
+        return None
+    return ("note: the compiled search core is not installed (bummerl was installed without a C compiler or "
+            "Cython), so the computer thinks about 50 times slower; install them and reinstall bummerl")
 
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: bool = typer.Option(False, "--version", help="Show the version and exit.", is_eager=True,
                                  callback=_show_version),
 ) -> None:
     """Schnapsen and Sixty-Six: play, replay, solve, analyse and pit bots against each other."""
+    if ctx.invoked_subcommand in THINKING and (note := slow_core_note()) is not None:
+        typer.echo(note, err=True)
 
 
 @contextlib.contextmanager

@@ -233,6 +233,8 @@ class LiveGame:
                 action = await self.hub.thinker.decide(level, self.seed, view)
             except Exception as err:  # a worker that died must not end the game: report and stop
                 self.thinking = False
+                if self.hub.thinker.closed:
+                    return  # the server is stopping (Ctrl-C): the workers were stopped, nothing failed
                 # server.logs takes any card or token out of the message and the traceback
                 _log.error("game %s: the computer (%s) failed to move", self.id, level, exc_info=err)
                 for listener in list(self.listeners):
@@ -364,6 +366,7 @@ class GameHub:
         self.committer = Committer(store)
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._admin_thread = ThreadPoolExecutor(1, thread_name_prefix="bummerl-store")
+        self._closing = False
         #: Brings back a stored game that is not against the computer (None: not such a game); set by
         #: server/online.py for games between two people.
         self.load_special: Callable[[str], Awaitable[LiveGame | None]] | None = None
@@ -490,7 +493,8 @@ class GameHub:
         has every action)."""
         if game.idle and self.live.get(game.id) is game:
             del self.live[game.id]
-            self._admin_thread.submit(self.store.release, game.id)
+            if not self._closing:  # when the server stops, closing the store releases every lease
+                self._admin_thread.submit(self.store.release, game.id)
 
     async def resume_token(self, game_id: str) -> str:
         """The human seat's token of a stored game (made now for a game started elsewhere, e.g. in the
@@ -510,6 +514,7 @@ class GameHub:
 
     def close(self) -> None:
         """Wait for the admin thread's and the committer's last store calls."""
+        self._closing = True
         self._admin_thread.shutdown(wait=True)
         self.committer.close()
 

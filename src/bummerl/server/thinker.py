@@ -32,6 +32,7 @@ import pickle
 import signal
 import socket
 import struct
+import threading
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -103,10 +104,14 @@ def _frame(value: Any) -> bytes:
 
 
 def _read_exactly(sock: socket.socket, size: int) -> bytes | None:
-    """``size`` bytes from a blocking socket, or None at its end."""
+    """``size`` bytes from a blocking socket, or None at its end (closed, or reset: the server stopped with
+    an answer it no longer wanted unread)."""
     data = bytearray()
     while len(data) < size:
-        chunk = sock.recv(size - len(data))
+        try:
+            chunk = sock.recv(size - len(data))
+        except ConnectionResetError:
+            return None
         if not chunk:
             return None
         data += chunk
@@ -126,7 +131,7 @@ def _serve(sock: socket.socket) -> None:
     """A worker process: read a ``(function, arguments)`` frame, answer ``(True, result)`` or ``(False,
     exception)``, until the server closes its end. Ctrl-C in the terminal reaches the whole process group:
     the worker leaves it to the server, which closes the worker's socket as it stops."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # already so when started from the main thread
     _background()
     _warm_up()
     while (header := _read_exactly(sock, _HEADER.size)) is not None:
@@ -154,7 +159,15 @@ class _Worker:
         self.sock, theirs = socket.socketpair()
         self.process: BaseProcess = ctx.Process(target=_serve, args=(theirs,), daemon=True,
                                                 name="bummerl-thinker")
-        self.process.start()
+        # The worker starts with Ctrl-C ignored (that survives the spawn's exec, and Python keeps it so): one
+        # pressed while it still imports bummerl would print its traceback. Only the main thread may set it.
+        main = threading.current_thread() is threading.main_thread()
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            self.process.start()
+        finally:
+            if before is not None:
+                signal.signal(signal.SIGINT, before)
         theirs.close()
         self.sock.setblocking(False)
 
@@ -258,6 +271,11 @@ class Thinker:
     async def decide(self, level: str, seed: int, view: View) -> Action:
         """The computer's action for a view."""
         return Action.parse(await self.run(self.decide_fn, level, seed, view))
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called (the server is stopping)."""
+        return self._closed
 
     def close(self) -> None:
         """Stop the workers (a decision being made is abandoned: its caller gets :class:`WorkerDied`)."""
