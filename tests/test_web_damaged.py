@@ -154,3 +154,48 @@ def test_serve_stopped_by_a_signal_exits_with_its_status(tmp_path: Path, stop: s
     assert server.proc is not None
     server.proc.send_signal(stop)
     assert server.proc.wait(timeout=60) == code
+
+
+def test_a_write_waiting_for_the_database_lock_holds_up_no_other_request(tmp_path: Path) -> None:
+    # Session 13's soak audit: while another process held the write lock, one registration (a write to the
+    # web's tables, waiting in the store thread) froze the whole server, reads on the event loop queued
+    # behind it: every request and socket of every player answered ~7 s late.
+    import json
+    import threading
+    import time
+    import urllib.error
+    import urllib.request
+
+    from bummerl.server.process import ServerProcess
+
+    server = ServerProcess(tmp_path)
+    server.start()
+    try:
+        holder = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None, timeout=30)
+        holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock for 4 s
+        done: dict[str, float] = {}
+
+        def register() -> None:
+            start = time.monotonic()
+            body = json.dumps({"name": "Ann"}).encode()
+            request = urllib.request.Request(server.url + "/api/players", data=body,
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=60):
+                done["register"] = time.monotonic() - start
+
+        writer = threading.Thread(target=register)
+        writer.start()
+        time.sleep(1.0)  # the registration now waits for the lock
+        start = time.monotonic()
+        with pytest.raises(urllib.error.HTTPError) as missing:  # a read of the web's tables on the loop
+            urllib.request.urlopen(server.url + "/api/players/Nobody", timeout=60)
+        read = time.monotonic() - start
+        time.sleep(3.0 - read if read < 3.0 else 0)
+        holder.execute("COMMIT")
+        holder.close()
+        writer.join(60)
+    finally:
+        server.stop()
+    assert missing.value.code == 404
+    assert read < 1.5, f"a read waited {read:.1f} s behind a write waiting for the lock"
+    assert done["register"] >= 3.0  # the write itself did wait, and then was stored

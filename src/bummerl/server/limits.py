@@ -278,22 +278,21 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replayed
 
 
-def games_in_progress(db: Any, player_id: str) -> int:
-    """The friend games that are not over in which ``player_id`` holds a seat (``db``: the web store's
-    sqlite3 connection; the caller holds its lock)."""
-    row = db.execute("SELECT COUNT(*) FROM web_friend_games f JOIN games g ON g.id = f.game_id "
-                     "WHERE (f.player0 = ? OR f.player1 = ?) AND g.state = 'playing'",
-                     (player_id, player_id)).fetchone()
-    return int(row[0])
+def games_in_progress(query: Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]], player_id: str) -> int:
+    """The friend games that are not over in which ``player_id`` holds a seat (``query``: the web store's
+    :meth:`~bummerl.server.web_store.WebStore.query`)."""
+    rows = query("SELECT COUNT(*) FROM web_friend_games f JOIN games g ON g.id = f.game_id "
+                 "WHERE (f.player0 = ? OR f.player1 = ?) AND g.state = 'playing'", (player_id, player_id))
+    return int(rows[0][0])
 
 
-def check_games_in_progress(limits: Limits, db: Any, lock: Any, player_id: str) -> None:
+def check_games_in_progress(limits: Limits, query: Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]],
+                            player_id: str) -> None:
     """Raise :class:`LimitReached` when the player sits in ``limits.games_per_player`` unfinished friend
     games already."""
     if limits.games_per_player <= 0:
         return
-    with lock:
-        count = games_in_progress(db, player_id)
+    count = games_in_progress(query, player_id)
     if count >= limits.games_per_player:
         raise LimitReached(f"you are in {count} games that are not over (at most "
                            f"{limits.games_per_player}): finish one first")

@@ -484,7 +484,7 @@ class Online:
         if limit and most > 0 and len(self.players.open_invitations(host)) >= most:
             raise LimitReached(f"you have {most} open invitations: wait until a friend takes one")
         if limit:
-            check_games_in_progress(self.limits, self.hub.store.db, self.hub.store.lock, host.id)
+            check_games_in_progress(self.limits, self.hub.store.query, host.id)
         web = self.hub.store
         seed = secrets.randbits(63) if seed is None else seed  # never guessable from what a player sees
         token = secrets.token_urlsafe(24)
@@ -546,7 +546,7 @@ class Online:
             raise BummerlError("no such invitation")
         seat = friend.seat_of(player.id)
         if seat is None and friend.players[1] is None:
-            check_games_in_progress(self.limits, self.hub.store.db, self.hub.store.lock, player.id)
+            check_games_in_progress(self.limits, self.hub.store.query, player.id)
             seat = await self.hub._admin(self.players.take_seat, friend.game_id, player)
             if seat is not None:  # this call took the free seat: give it a token and a name
                 token = secrets.token_urlsafe(24)
@@ -584,7 +584,7 @@ class Online:
                 old_clocks = self.times.clocks(friend.game_id)
                 # Both seats are taken below: if either player may not take one, make nothing.
                 for seated in (first, second):
-                    check_games_in_progress(self.limits, self.hub.store.db, self.hub.store.lock, seated.id)
+                    check_games_in_progress(self.limits, self.hub.store.query, seated.id)
                 game, _ = await self.create(first, stored.rules, cards=style, rated=friend.rated, limit=False,
                                             clock=None if old_clocks is None else old_clocks.control,
                                             spectators=friend.spectators)

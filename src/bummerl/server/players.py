@@ -153,8 +153,7 @@ class Players:
         self.web = web
 
     def _query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self.web.lock:
-            return list(self.web.db.execute(sql, args).fetchall())
+        return self.web.query(sql, args)
 
     # ------------------------------------------------------------------ players
 

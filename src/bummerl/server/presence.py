@@ -232,9 +232,9 @@ class TimeStore:
 
     def clocks(self, game_id: str) -> Clocks | None:
         """The game's clocks as last saved (None: played without clocks)."""
-        with self.web.lock:
-            row = self.web.db.execute("SELECT initial, increment, left0, left1, running, since "
-                                      "FROM web_clocks WHERE game_id = ?", (game_id,)).fetchone()
+        rows = self.web.query("SELECT initial, increment, left0, left1, running, since FROM web_clocks "
+                              "WHERE game_id = ?", (game_id,))
+        row = rows[0] if rows else None
         if row is None:
             return None
         running = row[4] if row[4] in (0, 1) else None
@@ -249,9 +249,8 @@ class TimeStore:
 
     def end(self, game_id: str) -> End | None:
         """How the game ended away from the table, or None."""
-        with self.web.lock:
-            row = self.web.db.execute("SELECT winner, reason, at FROM web_game_ends WHERE game_id = ?",
-                                      (game_id,)).fetchone()
+        rows = self.web.query("SELECT winner, reason, at FROM web_game_ends WHERE game_id = ?", (game_id,))
+        row = rows[0] if rows else None
         if row is None or row[1] not in END_REASONS:
             return None
         return End(int(row[0]), row[1], float(row[2]))

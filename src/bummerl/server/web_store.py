@@ -117,12 +117,19 @@ class WebStore:
         self.store = GameStore.open(home)
         self._db = sqlite3.connect(self.store.path, timeout=15, isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
+        # Reads go through a connection of their own: in WAL mode a read never waits for a writer, so a write
+        # that waits for the database's lock (another process holds it) holds up no read on the event loop.
+        self._reader = sqlite3.connect(self.store.path, timeout=15, isolation_level=None,
+                                       check_same_thread=False)
+        self._read_lock = threading.Lock()
         self._leases: dict[str, contextlib.ExitStack] = {}
         try:
             self._db.execute("PRAGMA foreign_keys = ON")
+            self._reader.execute("PRAGMA query_only = ON")
             self._migrate()
         except BaseException:
             self._db.close()
+            self._reader.close()
             self.store.close()
             raise
 
@@ -167,11 +174,18 @@ class WebStore:
         """The lock every use of :attr:`db` holds."""
         return self._lock
 
+    def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """The rows of a read of the web's tables, on the read connection (never behind a waiting write:
+        the event loop reads with it)."""
+        with self._read_lock:
+            return list(self._reader.execute(sql, args).fetchall())
+
     def close(self) -> None:
         """Release the leases and close the database."""
         for game_id in list(self._leases):
             self.release(game_id)
         self._db.close()
+        self._reader.close()
         self.store.close()
 
     def __enter__(self) -> WebStore:
@@ -235,9 +249,7 @@ class WebStore:
 
     def tokens(self, game_id: str) -> dict[int, str]:
         """The seat tokens of a game."""
-        with self._lock:
-            rows = self._db.execute("SELECT seat, token FROM web_seats WHERE game_id = ?",
-                                    (game_id,)).fetchall()
+        rows = self.query("SELECT seat, token FROM web_seats WHERE game_id = ?", (game_id,))
         return {int(seat): str(token) for seat, token in rows}
 
     def set_token(self, game_id: str, seat: int, token: str) -> None:
