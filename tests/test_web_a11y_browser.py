@@ -263,3 +263,14 @@ def test_the_view_message_carries_every_rule_flag(tmp_path: Path) -> None:
     assert view["type"] == "view" and set(view["flags"]) == set(FLAG_NAMES)
     assert view["flags"]["allow_close"] is False and view["flags"]["auto_claim"] is False
     assert view["rules_text"] == "vu (auto_claim=no)"
+
+
+def test_the_invitation_says_who_invites_and_to_what_before_a_name_is_chosen(page: Any,
+                                                                               server: ServerProcess) -> None:
+    # It said only "Choose a name to take the free seat (or to watch)." (session 12's friend audit).
+    host = post(server, "/api/players", {"name": "Cleo"})
+    made = post(server, "/api/friends", {"rules": {"preset": "tompa"}, "rated": False}, host["key"])
+    page.goto(made["link"])
+    said = page.locator("#online-status")
+    expect(said).to_contain_text("Cleo (")
+    expect(said).to_contain_text("invites you to a Bummerl: tompa · unrated. Choose a name")

@@ -213,6 +213,17 @@ async function join() {
   }
 }
 
+/** Who invites, to what ("Ann (1500) invites you to a Bummerl: tompa · rated. "), or "" when it cannot be read. */
+async function invitedBy(code) {
+  try {
+    const seen = await api(`/api/friends/${encodeURIComponent(code)}`);
+    const host = seen.host ? `${seen.host.name} (${seen.host.rating})` : "Somebody";
+    return `${host} invites you to a Bummerl: ${seen.rules_text} · ${seen.rated ? "rated" : "unrated"}. `;
+  } catch {
+    return "";  // joining says what is wrong with the invitation
+  }
+}
+
 async function start() {
   let known = false;
   try {
@@ -226,7 +237,7 @@ async function start() {
     $("name-box").hidden = false;
     $("online").dataset.state = "name";
     $("name").focus();
-    if (invite) status("Choose a name to take the free seat (or to watch).");
+    if (invite) status(`${await invitedBy(invite)}Choose a name to take the free seat (or to watch).`);
     return;
   }
   if (invite) {
