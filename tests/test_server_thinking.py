@@ -67,3 +67,41 @@ def test_the_pool_answers_like_the_level_in_process() -> None:
     finally:
         thinker.close()
     assert str(action) == decide("hard", 5, view)
+
+
+def test_a_quick_levels_move_waits_behind_no_expert_decision_that_has_not_started(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # One queue for everything: an easy game's answer waited behind every expert decision, analysis and
+    # review queued before it (session 13's soak: p95 1.2 s beside three expert games).
+    import asyncio
+
+    from bummerl import Deal, Rules, View
+    from bummerl.server.thinker import analyse_view
+
+    gate = tmp_path / "gate"
+    monkeypatch.setenv(GATE_ENV, str(gate))
+    view = View.of(Deal.random(Rules.preset("standard"), 8), 0)
+    thinker = Thinker(1, decide_fn=gated_decide)
+    done: list[str] = []
+
+    async def job(name: str, level: str | None) -> None:
+        if level is None:
+            await thinker.run(analyse_view, view, 2)
+        else:
+            await thinker.decide(level, 1, view)
+        done.append(name)
+
+    async def main() -> None:
+        first = asyncio.create_task(job("expert 1", "expert"))  # holds the only worker at the gate
+        await asyncio.sleep(0.5)
+        queued = [asyncio.create_task(job(name, level)) for name, level in
+                  (("expert 2", "expert"), ("analysis", None), ("easy", "easy"), ("hard", "hard"))]
+        await asyncio.sleep(0.5)
+        gate.touch()
+        await asyncio.gather(first, *queued)
+
+    try:
+        asyncio.run(main())
+    finally:
+        thinker.close()
+    assert done == ["expert 1", "easy", "hard", "expert 2", "analysis"]

@@ -31,7 +31,7 @@ from bummerl.errors import BummerlError
 from bummerl.records import GameRecord
 from bummerl.rules import Rules
 from bummerl.server.protocol import NEXT, ClientMessage, error_message, event_json, view_message
-from bummerl.server.thinker import Thinker
+from bummerl.server.thinker import PRIORITY, Thinker
 from bummerl.server.web_store import WebStore
 from bummerl.session import PlaySession
 from bummerl.store import Appended, StoreError
@@ -265,7 +265,8 @@ class LiveGame:
         from bummerl.server.thinker import review_decisions
 
         decisions = list(self.table.decisions(seat))
-        mistakes = await self.hub.thinker.run(review_decisions, decisions, self.hub.review_samples)
+        mistakes = await self.hub.thinker.run(review_decisions, decisions, self.hub.review_samples,
+                                              priority=PRIORITY["review"])
         return {"type": "review", "decisions": len(decisions), "mistakes": mistakes}
 
 

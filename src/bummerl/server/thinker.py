@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -33,7 +35,6 @@ import signal
 import socket
 import struct
 import threading
-from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.process import BaseProcess
@@ -42,7 +43,8 @@ from typing import Any, TypeVar
 from bummerl.actions import Action
 from bummerl.view import View
 
-__all__ = ["DEFAULT_WORKERS", "Thinker", "WorkerDied", "analyse_view", "decide", "review_decisions"]
+__all__ = ["DEFAULT_WORKERS", "PRIORITY", "Thinker", "WorkerDied", "analyse_view", "decide",
+           "review_decisions"]
 
 T = TypeVar("T")
 
@@ -199,6 +201,12 @@ class _Worker:
             self.process.join()
 
 
+#: The order in which jobs waiting for a busy worker get one: a quick level's move (milliseconds) no longer
+#: waits behind several expert decisions, analyses and reviews (session 13's soak: an easy game's answer had
+#: p50 3.4 ms alone and p95 1.2 s beside three expert games, all in one queue).
+PRIORITY = {"quick decision": 0, "deep decision": 1, "analysis": 2, "review": 3}
+
+
 class Thinker:
     """Runs the computer's decisions (and analyses) in worker processes; ``await`` them from the loop.
 
@@ -214,18 +222,21 @@ class Thinker:
         self._ctx = multiprocessing.get_context("spawn")
         self._idle: list[_Worker] = [_Worker(self._ctx) for _ in range(workers)]
         self._all = list(self._idle)
-        self._waiting: deque[asyncio.Future[_Worker]] = deque()
+        # Jobs waiting for a worker, cheapest kind first (see PRIORITY), in order of arrival within a kind.
+        self._waiting: list[tuple[int, int, asyncio.Future[_Worker]]] = []
+        self._arrivals = itertools.count()
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="bummerl-thinker") if workers <= 0 else None
         self._closed = False
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a worker (``fn`` and the arguments must pickle); its exception is raised here."""
+    async def run(self, fn: Callable[..., T], *args: Any, priority: int = PRIORITY["analysis"]) -> T:
+        """``fn(*args)`` in a worker (``fn`` and the arguments must pickle); its exception is raised here.
+        When every worker is busy it waits behind the jobs of a lower ``priority`` (:data:`PRIORITY`)."""
         if self._closed:
             raise RuntimeError("the thinker is closed")
         if self._thread is not None:
             return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
         frame = _frame((fn, args))
-        worker = await self._take()
+        worker = await self._take(priority)
         job = asyncio.ensure_future(self._job(worker, frame))  # runs to its end even if we are cancelled
         ok, value = await asyncio.shield(job)
         if not ok:
@@ -246,11 +257,11 @@ class Thinker:
         finally:
             self._give_back(worker)
 
-    async def _take(self) -> _Worker:
+    async def _take(self, priority: int) -> _Worker:
         if self._idle:
             return self._idle.pop()
         waiter: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
-        self._waiting.append(waiter)
+        heapq.heappush(self._waiting, (priority, next(self._arrivals), waiter))
         try:
             return await waiter
         except asyncio.CancelledError:
@@ -262,15 +273,16 @@ class Thinker:
         if self._closed:
             return
         while self._waiting:
-            waiter = self._waiting.popleft()
+            _, _, waiter = heapq.heappop(self._waiting)
             if not waiter.done():
                 waiter.set_result(worker)
                 return
         self._idle.append(worker)
 
     async def decide(self, level: str, seed: int, view: View) -> Action:
-        """The computer's action for a view."""
-        return Action.parse(await self.run(self.decide_fn, level, seed, view))
+        """The computer's action for a view (the expert's decisions wait behind the quick levels')."""
+        kind = "deep decision" if level.strip().lower().startswith("expert") else "quick decision"
+        return Action.parse(await self.run(self.decide_fn, level, seed, view, priority=PRIORITY[kind]))
 
     @property
     def closed(self) -> bool:
@@ -282,7 +294,7 @@ class Thinker:
         self._closed = True
         for worker in self._all:
             worker.close()
-        for waiter in self._waiting:
+        for _, _, waiter in self._waiting:
             waiter.cancel()
         if self._thread is not None:
             self._thread.shutdown(wait=True, cancel_futures=True)
