@@ -69,7 +69,7 @@ def test_the_pool_answers_like_the_level_in_process() -> None:
     assert str(action) == decide("hard", 5, view)
 
 
-def test_a_quick_levels_move_waits_behind_no_expert_decision_that_has_not_started(
+def test_a_quick_levels_move_waits_behind_no_other_games_thinking(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # One queue for everything: an easy game's answer waited behind every expert decision, analysis and
     # review queued before it (session 13's soak: p95 1.2 s beside three expert games).
@@ -104,4 +104,4 @@ def test_a_quick_levels_move_waits_behind_no_expert_decision_that_has_not_starte
         asyncio.run(main())
     finally:
         thinker.close()
-    assert done == ["expert 1", "easy", "hard", "expert 2", "analysis"]
+    assert done == ["easy", "expert 1", "hard", "expert 2", "analysis"]  # easy: no worker at all
