@@ -43,6 +43,8 @@ def scene(page: Any, url: str) -> None:
     for action, tricks in (("exchange", None), ("play AS", 1), ("marry H", None), ("play KH", 2),
                            ("close", None), ("play AH", 3)):
         page.click(f'[data-action="{action}"]')
+        if action == "close":
+            page.click('[data-confirm="close"]')  # a close asks first
         wait_turn(page, tricks)
     page.click('[data-action="claim"]')
     page.click('[data-confirm="claim"]')
