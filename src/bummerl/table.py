@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any, Literal
 
 from bummerl.actions import Action, ActionParseError
@@ -216,7 +217,16 @@ class Table:
     """A Bummerl between two seats, seat 0 and seat 1, with its event log.
 
     ``decks`` optionally fixes the deck order (card indices, top first) of the first deals (to set up a
-    situation, e.g. in tests); later deals come from ``seed``. ``first_dealer`` None draws it from the seed.
+    situation, e.g. in tests); later deals come from ``seed``. ``first_dealer`` None draws it from the seed,
+    apart from the decks' draws: a table built again from a stored game (with the first dealer it stored)
+    then deals its later deals exactly as the first one would have.
+
+    >>> from bummerl.rules import Rules
+    >>> seats = (Seat("A"), Seat("B"))
+    >>> drawn = Table(Rules.preset("standard"), seats, seed=7)
+    >>> again = Table(Rules.preset("standard"), seats, seed=7, first_dealer=drawn.first_dealer)
+    >>> drawn.deal.setup() == again.deal.setup()
+    True
     """
 
     def __init__(
@@ -234,6 +244,8 @@ class Table:
         self.seed = seed
         self.card_style: CardStyle = card_style
         self.decks: list[tuple[int, ...]] = [tuple(int(c) for c in d) for d in decks]
+        if first_dealer is None:  # drawn here, not from the game's own generator (see the class docstring)
+            first_dealer = Random(seed).randrange(2)
         self.game = Bummerl(rules, seed=seed, first_dealer=first_dealer)
         self.first_dealer = self.game.first_dealer
         self.events: list[Event] = []

@@ -230,10 +230,10 @@ def points_cell(view: View, events: Sequence[Event], seat: int) -> Text:
     >>> from bummerl.bots.random_bot import RandomBot
     >>> from bummerl.rules import Rules
     >>> from bummerl.table import Seat, Table
-    >>> table = Table(Rules.preset("vu"), (Seat("A", RandomBot(59)), Seat("B", RandomBot(60))), seed=59)
+    >>> table = Table(Rules.preset("vu"), (Seat("A", RandomBot(19)), Seat("B", RandomBot(20))), seed=19)
     >>> _ = table.run_bots()  # B declared 20, and won no trick after it (vu counts it only then)
     >>> points_cell(table.view(1), table.events, 1).plain
-    '55 (20; 20 not counted)'
+    '12 (20; 20 not counted)'
     """
     marriages = [str(e.data["value"]) for e in events if e.kind == "marry" and e.seat == seat]
     bonus = sum(e.data.get("bonus", 0) for e in events if e.kind == "trick" and e.seat == seat)
