@@ -199,3 +199,29 @@ def test_a_write_waiting_for_the_database_lock_holds_up_no_other_request(tmp_pat
     assert missing.value.code == 404
     assert read < 1.5, f"a read waited {read:.1f} s behind a write waiting for the lock"
     assert done["register"] >= 3.0  # the write itself did wait, and then was stored
+
+
+def test_serve_refuses_a_store_whose_table_of_games_is_damaged_in_one_line(tmp_path: Path) -> None:
+    # It started (opening reads only the schema version) and then answered every listing with an error.
+    from bummerl.rules import Rules
+    from bummerl.session import PlaySession
+    from bummerl.table import FirstLegal
+
+    for seed in range(3):
+        PlaySession.new(Rules.preset("standard"), level="easy", seed=seed, home=tmp_path,
+                        bot=FirstLegal()).close()
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()[0]
+    db.close()
+    with (tmp_path / DB_NAME).open("r+b") as file:  # the table's page overwritten, as a failing disk might
+        file.seek((root - 1) * page_size)
+        file.write(bytes([7]) * page_size)
+    serve = ["serve", "--port", str(_free_port())]
+    command = [sys.executable, "-c", "from bummerl.cli import main; main()", *serve]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "BUMMERL_HOME": str(tmp_path)})
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    said = f"error: the game database {tmp_path / DB_NAME} is damaged"
+    assert len(lines) == 1 and lines[0].startswith(said), lines

@@ -522,6 +522,16 @@ class GameStore:
                     db.execute(statement)
                 db.execute(f"PRAGMA user_version = {number + 1}")
 
+    def check_games(self) -> None:
+        """Check the table of games and its indexes (``PRAGMA quick_check(games)``, that table only): a server
+        about to list them for every page refuses a damaged one at its start, in one line, instead of
+        answering every listing with an error. Raises :class:`StoreError`."""
+        with self._reading() as db:
+            verdict = [str(row[0]) for row in db.execute("PRAGMA quick_check(games)").fetchall()]
+        if verdict != ["ok"]:
+            why = f"its table of games is damaged ({verdict[0][:120]})"
+            raise self.store_error(sqlite3.DatabaseError(why))
+
     @property
     def schema_version(self) -> int:
         """The number of migration steps applied."""

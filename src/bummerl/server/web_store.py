@@ -127,6 +127,7 @@ class WebStore:
             self._db.execute("PRAGMA foreign_keys = ON")
             self._reader.execute("PRAGMA query_only = ON")
             self._migrate()
+            self.store.check_games()  # the pages list them: a damaged table is refused now, in one line
         except BaseException:
             self._db.close()
             self._reader.close()
