@@ -34,28 +34,13 @@ from bummerl.tui.screens import (
 )
 from bummerl.tui.session import COMPUTER, HUMAN, PlaySession
 from bummerl.tui.styles import APP_CSS
-from bummerl.tui.widgets import CardWidget, card_text, hand_marks, suit_text
+from bummerl.tui.widgets import SIXTH_CARD_KEY, CardWidget, card_keys, card_text, hand_marks, suit_text
 from bummerl.view import View
 
 if TYPE_CHECKING:
     from bummerl.analysis import Solver
 
 __all__ = ["MIN_SIZE", "SIXTH_CARD_KEY", "BummerlApp", "sorted_hand"]
-
-#: The key for the sixth card of a Sixty-Six hand (6 claims 66).
-SIXTH_CARD_KEY = "0"
-
-
-def card_keys(cards: int) -> str:
-    """The keys that play a hand of ``cards`` cards.
-
-    >>> [card_keys(n) for n in (1, 3, 5, 6)]
-    ['1', '1-3', '1-5', '1-5, 0']
-    """
-    if cards >= 6:
-        return f"1-5, {SIXTH_CARD_KEY}"
-    return "1" if cards <= 1 else f"1-{cards}"
-
 
 #: The smallest window the whole table fits in (columns, rows); a smaller one gets a line saying so.
 MIN_SIZE = (80, 24)

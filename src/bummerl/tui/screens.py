@@ -21,7 +21,7 @@ from bummerl.cards import Card
 from bummerl.rules import Rules
 from bummerl.table import CardStyle, Event
 from bummerl.tui.advice import AnalysisUnavailable, Mistake, rate, review
-from bummerl.tui.widgets import card_text
+from bummerl.tui.widgets import card_keys, card_text
 from bummerl.view import View
 
 if TYPE_CHECKING:
@@ -184,9 +184,8 @@ def keys_text(rules: Rules) -> str:
     >>> "c" in keys, "g or 6" in keys, "c" in [row[:10].strip() for row in keys_text(Rules()).splitlines()]
     (False, False, True)
     """
-    cards = "1-5, 0" if rules.sixty_six else "1-5"
     rows = [
-        (cards, "play that card of your hand (from the left), or click it"),
+        (card_keys(rules.hand_size), "play that card of your hand (from the left), or click it"),
         ("x", f"exchange the trump {'nine' if rules.sixty_six else 'jack'} for the face-up trump"),
         ("m", "declare a marriage, then the number of its king or queen"),
         *([("c", "close the talon (asks first)")] if rules.allow_close else []),

@@ -14,7 +14,23 @@ from textual.widgets import Static
 from bummerl.cards import CARDS, Card, Rank, Suit
 from bummerl.table import RANK_LABELS, CardStyle, card_name
 
-__all__ = ["CardWidget", "card_face", "card_text", "face_width", "suit_colour", "suit_text"]
+__all__ = ["SIXTH_CARD_KEY", "CardWidget", "card_face", "card_keys", "card_text", "face_width", "suit_colour",
+           "suit_text"]
+
+#: The key for the sixth card of a Sixty-Six hand (6 claims 66).
+SIXTH_CARD_KEY = "0"
+
+
+def card_keys(cards: int) -> str:
+    """The keys that play a hand of ``cards`` cards.
+
+    >>> [card_keys(n) for n in (1, 3, 5, 6)]
+    ['1', '1-3', '1-5', '1-5, 0']
+    """
+    if cards >= 6:
+        return f"1-5, {SIXTH_CARD_KEY}"
+    return "1" if cards <= 1 else f"1-{cards}"
+
 
 _FRENCH_COLOUR = {Suit.C: "bright_white", Suit.D: "red1", Suit.H: "red1", Suit.S: "bright_white"}
 _GERMAN_COLOUR = {Suit.C: "dark_orange3", Suit.D: "gold1", Suit.H: "red1", Suit.S: "green3"}
