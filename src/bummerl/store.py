@@ -466,7 +466,7 @@ class GameStore:
     @classmethod
     def _open_read_only(cls, path: Path) -> GameStore:
         """The store at ``path`` for reading only: no migration, no import, no lease (see :meth:`open`)."""
-        base = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
+        base = _read_only_uri(path)
         # A store in WAL mode needs its -shm file, which a read-only directory may not hold: then it is read
         # as immutable (nobody can write there either).
         for uri in (base, base + "&immutable=1"):
@@ -486,13 +486,12 @@ class GameStore:
             except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
                 db.close()
                 raise StoreError(f"the game database {path} is damaged: {err}") from None
-            store = cls(path, db)
             if version != len(MIGRATIONS):
                 db.close()
                 raise StoreError(f"the game database {path} cannot be written, and its schema (version "
                                  f"{version}) is not this bummerl's ({len(MIGRATIONS)}): copy it to a "
                                  "writable directory and point BUMMERL_HOME there")
-            return store
+            return cls(path, db)
         raise AssertionError("unreachable")
 
     def store_error(self, err: sqlite3.Error) -> StoreError:
@@ -948,9 +947,8 @@ def _check_with_its_log(path: Path) -> None:
     log = path.with_name(path.name + "-wal")
     if not _has_log(path):
         return
-    uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
     try:
-        probe = sqlite3.connect(uri, uri=True, timeout=_BUSY_MS / 1000, isolation_level=None)
+        probe = sqlite3.connect(_read_only_uri(path), uri=True, timeout=_BUSY_MS / 1000, isolation_level=None)
     except sqlite3.Error:
         return  # cannot even look: the normal open says why
     try:
@@ -964,6 +962,11 @@ def _check_with_its_log(path: Path) -> None:
             f"the game database {path} is damaged together with its log {log.name} ({verdict[0][:120]}); "
             f"if {log.name} does not belong to it (a backup copied over {path.name}, or files from another "
             f"computer), move {log.name} and {path.name}-shm away, and {path.name} opens as it is")
+
+
+def _read_only_uri(path: Path) -> str:
+    """The SQLite URI that opens the database ``path`` read-only."""
+    return "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
 
 
 def _has_log(path: Path) -> bool:
