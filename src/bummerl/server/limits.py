@@ -278,7 +278,11 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replayed
 
 
-def games_in_progress(query: Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]], player_id: str) -> int:
+#: A read of the web store's tables: :meth:`~bummerl.server.web_store.WebStore.query`.
+Query = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
+
+
+def games_in_progress(query: Query, player_id: str) -> int:
     """The friend games that are not over in which ``player_id`` holds a seat (``query``: the web store's
     :meth:`~bummerl.server.web_store.WebStore.query`)."""
     rows = query("SELECT COUNT(*) FROM web_friend_games f JOIN games g ON g.id = f.game_id "
@@ -286,8 +290,7 @@ def games_in_progress(query: Callable[[str, tuple[Any, ...]], list[tuple[Any, ..
     return int(rows[0][0])
 
 
-def check_games_in_progress(limits: Limits, query: Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]],
-                            player_id: str) -> None:
+def check_games_in_progress(limits: Limits, query: Query, player_id: str) -> None:
     """Raise :class:`LimitReached` when the player sits in ``limits.games_per_player`` unfinished friend
     games already."""
     if limits.games_per_player <= 0:
