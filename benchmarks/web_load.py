@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -52,10 +53,13 @@ import signal
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -74,6 +78,8 @@ RECONNECT_TIMEOUT = 120.0
 EVENTS_PREFIX = '{"type":"events"'
 #: How long a client waits for any message before it counts the game as stuck (seconds).
 STALL_TIMEOUT = 120.0
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -249,7 +255,7 @@ async def play_seat(url: str, record: Seat, rng: random.Random, tally: Tally, re
     from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
     while True:
-        generation = restart.generation
+        generation = await steady(restart)
         pending: tuple[Sent, float, tuple[Any, ...]] | None = None  # the act sent and not yet answered
         try:
             async with connect(url, max_size=1 << 22, open_timeout=60, close_timeout=5) as ws:
@@ -329,6 +335,27 @@ async def play_seat(url: str, record: Seat, rng: random.Random, tally: Tally, re
             return
 
 
+async def steady(restart: Restart) -> int:
+    """The server's generation once it is up: a connection or request begun under it and cut off is the
+    restart's doing exactly when the generation has changed since."""
+    await restart.up.wait()
+    return restart.generation
+
+
+async def across_restart(restart: Restart, set_up: Callable[[], Awaitable[T]]) -> T:
+    """``set_up()`` (the HTTP requests that make a game), made again from the start if a restart cut it off:
+    a player starting a game while the server restarts tries again, as a person would."""
+    while True:
+        generation = await steady(restart)
+        try:
+            return await set_up()
+        except urllib.error.HTTPError:  # an answer, not a cut-off
+            raise
+        except OSError:  # (a connection reset or refused, a timeout: all OSErrors)
+            if restart.generation == generation:
+                raise
+
+
 async def _next_generation(restart: Restart, generation: int) -> None:
     while restart.generation == generation:
         await asyncio.sleep(0.05)
@@ -338,8 +365,8 @@ async def computer_player(port: int, rules: str, level: str, seed: int, tally: T
                           think: float = 0.0) -> None:
     """One player against the computer: a game, a WebSocket, random legal moves until the Bummerl is over."""
     try:
-        game = await asyncio.to_thread(http, port, "POST", "/api/games",
-                                       {"rules": rules, "level": level, "seed": seed})
+        game = await across_restart(restart, partial(asyncio.to_thread, http, port, "POST", "/api/games",
+                                                     {"rules": rules, "level": level, "seed": seed}))
     except Exception as err:
         tally.errors.append(f"{type(err).__name__}: {err}")
         return
@@ -352,13 +379,21 @@ async def friend_game(port: int, rules: str, number: int, seed: int, tally: Tall
                       think: float = 0.0) -> None:
     """Two players: each registers (``POST /api/players``), the first invites (``POST /api/friends``), the
     second joins; then a client per seat plays random legal moves (the host asks for the next deals)."""
-    try:
-        host = await asyncio.to_thread(http, port, "POST", "/api/players", {"name": f"Host {number}"})
-        guest = await asyncio.to_thread(http, port, "POST", "/api/players", {"name": f"Guest {number}"})
+    tries = itertools.count(1)
+
+    async def set_up() -> tuple[dict[str, Any], dict[str, Any]]:
+        tried = next(tries)  # (the names taken by a try cut off stay taken)
+        again = f" {tried}" if tried > 1 else ""
+        names = [{"name": f"{who} {number}{again}"} for who in ("Host", "Guest")]
+        host, guest = [await asyncio.to_thread(http, port, "POST", "/api/players", name) for name in names]
         made = await asyncio.to_thread(http, port, "POST", "/api/friends", {"rules": rules, "rated": True},
                                        host["key"])
         joined = await asyncio.to_thread(http, port, "POST", f"/api/friends/{made['invite']}/join", None,
                                          guest["key"])
+        return made, joined
+
+    try:
+        made, joined = await across_restart(restart, set_up)
     except Exception as err:
         tally.errors.append(f"{type(err).__name__}: {err}")
         return
