@@ -91,8 +91,15 @@ def test_the_host_waits_for_the_friend_and_sees_their_name_arrive(client: TestCl
         if view["waiting_for"] == 0:
             ws.send_json({"type": "act", "action": view["deal"]["legal"][0]})
             assert "wait for your friend" in next_of(ws, "error")["reason"]
-        join(client, made, bob)
+        bobs = join(client, made, bob)
+        # The log's opening line, said while the seat was free, names Bob now: Ann gets the log again.
+        log = next_of(ws, "events")
+        assert log["replay"] and [e["kind"] for e in log["events"]] == ["deal"]
+        assert "Friend" not in log["events"][0]["text"]
+        assert log["events"][0]["text"].startswith(("Deal 1: Ann deals.", "Deal 1: Bob deals."))
         assert next_of(ws, "view")["players"][1] == {"name": "Bob", "kind": "human"}
+    with socket(client, bobs) as ws:  # and Bob, when he comes, the same
+        assert next_of(ws, "events")["events"] == log["events"]
 
 
 def test_both_seats_play_and_an_action_for_the_other_seat_is_refused(client: TestClient) -> None:

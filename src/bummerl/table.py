@@ -296,6 +296,21 @@ class Table:
         """A seat's name."""
         return self.seats[seat].name
 
+    def take_seat(self, seat: int, name: str) -> None:
+        """Somebody takes the seat kept free for them (a friend opened the invitation): the seat gets their
+        name, and so does the deal's opening line if nothing has happened since (as if they had been there
+        from the start, as a game brought back from the store says it).
+
+        >>> table = Table(Rules.preset("standard"), (Seat("Host"), Seat("Friend")), seed=1, first_dealer=1)
+        >>> table.events[0].text.split(".")[0]
+        'Deal 1: Friend deals'
+        >>> table.take_seat(1, "Anna"); table.events[0].text.split(".")[0]
+        'Deal 1: Anna deals'
+        """
+        self.seats[seat].name = name
+        if [e.kind for e in self.events] == ["deal"]:
+            self.events[0] = self._deal_event()
+
     def card(self, card: Card | int) -> str:
         """A card's name in this table's card style."""
         return card_name(card, self.card_style)
@@ -445,13 +460,17 @@ class Table:
             hook = getattr(seat.bot, "new_deal", None)
             if callable(hook):
                 hook(View.of(deal, self.seats.index(seat), self.score))
+        return self._record([self._deal_event()])
+
+    def _deal_event(self) -> Event:
+        deal = self.deal
         trump = deal.face_up_trump
         assert trump is not None
         text = (
             f"Deal {self.deal_number}: {self._say(deal.dealer, 'deal', 'deals')}. "
             f"Trump is {suit_name(deal.trump_suit, self.card_style)} ({self.card(trump)} face up)."
         )
-        return self._record([Event("deal", text, deal.dealer, self.deal_number)])
+        return Event("deal", text, deal.dealer, self.deal_number)
 
     def _record(self, events: list[Event]) -> list[Event]:
         self.events.extend(events)

@@ -137,8 +137,7 @@ class LiveGame:
             if not self.hub.holds(self):
                 raise GameGone(f"game {self.id} was put away")
             self.listeners.append(listener)
-            log = [event_json(e) for e in self.table.events]
-            listener.send({"type": "events", "events": log, "replay": True})
+            listener.send(self.log_message())
             listener.send(self.view_for(listener.seat))
 
     def leave(self, listener: Listener) -> None:
@@ -157,12 +156,23 @@ class LiveGame:
 
     def broadcast(self, events: Sequence[Event]) -> None:
         """Send the events and each listener's own view to every listener."""
-        payload = {"type": "events", "events": [event_json(e) for e in events]}
+        self._send_all({"type": "events", "events": [event_json(e) for e in events]} if events else None)
+
+    def broadcast_log(self) -> None:
+        """Send the whole event log again (``replay``: it replaces the one shown; a line of it changed), and
+        each listener's own view, to every listener."""
+        self._send_all(self.log_message())
+
+    def log_message(self) -> dict[str, Any]:
+        """The whole event log as one ``events`` message (``replay``: it replaces any log shown)."""
+        return {"type": "events", "events": [event_json(e) for e in self.table.events], "replay": True}
+
+    def _send_all(self, payload: dict[str, Any] | None) -> None:
         views: dict[int, dict[str, Any]] = {}
         for listener in list(self.listeners):
             if listener.seat not in views:
                 views[listener.seat] = self.view_for(listener.seat)
-            if events:
+            if payload is not None:
                 listener.send(payload)
             listener.send(views[listener.seat])
 

@@ -118,14 +118,14 @@ class FriendTable(LiveGame):
 
     def seat_taken(self, seat: int, name: str, token: str) -> None:
         """Somebody took the free seat: name it and tell everyone."""
-        self.table.seats[seat].name = name
+        self.table.take_seat(seat, name)
         self.seats = (self.seats[0], SeatSpec(name)) if seat == 1 else (SeatSpec(name), self.seats[1])
         self.tokens[seat] = token
         if not self._connected(seat):  # the countdown starts now, not when the invitation was made
             self.presence.away_since[seat] = self.online.clock()
         if self.clocks is not None:
             self.clocks.switch(self._clock_seat(), self.online.clock(), moved=False)
-        self.broadcast([])
+        self.broadcast_log()  # (its opening line named the free seat; nobody watches before it is taken)
         self.schedule()
 
     async def act(self, seat: int, action: str) -> None:
@@ -881,8 +881,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
                 if not hub().holds(table):
                     raise GameGone(f"game {table.id} was put away")
                 table.watchers.append(send)
-                log = [event_json(e) for e in table.table.events]
-                send({"type": "events", "events": log, "replay": True})
+                send(table.log_message())
                 send(table.watch_frame())
                 send(watch_message(friend.game_id, friend.spectators))  # what the players agreed to
 
