@@ -183,6 +183,23 @@ def test_a_crashing_bot_is_restarted_at_most_max_restarts_times(tmp_path: Path) 
     assert sum(1 for m in logged(tmp_path) if m["type"] == "hello") == 3  # the start and 2 restarts
 
 
+@pytest.mark.parametrize("on_hello", ["time.sleep(30)", "sys.exit(2)", "answer('hi')"])
+def test_a_program_that_never_answered_hello_is_not_started_again(tmp_path: Path, on_hello: str) -> None:
+    # (it would fail so again: a silent one cost the startup timeout at every deal)
+    bot = ExternalBot(write_bot(tmp_path, "answer(msg['legal'][0])", on_hello=on_hello)[4:],
+                      startup_timeout=0.3)
+    deal = Deal.random(Rules.preset("standard"), 1)
+    view = View.of(deal, deal.to_move)
+    started = time.monotonic()
+    for _ in range(4):
+        bot.new_deal(view)
+        with pytest.raises(ExternalBotError, match="hello"):
+            bot.choose(view)
+    bot.close()
+    assert sum(1 for m in logged(tmp_path) if m["type"] == "hello") == 1 and bot.restarts == 0
+    assert time.monotonic() - started < 30
+
+
 def test_every_deal_of_a_crashing_bot_is_forfeited(tmp_path: Path) -> None:
     result = arena(write_bot(tmp_path, "sys.exit(1)"), deals=12)
     assert result.pairings[0].lines[1].faults == 12 and result.pairings[0].lines[0].won == 12

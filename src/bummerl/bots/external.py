@@ -47,7 +47,8 @@ message's, a line nobody asked for (output before a decide message, or a second 
 answer within the timeout, or a program that exits: each raises :class:`ExternalBotError` with a
 one-line reason (the arena records it as that bot's fault and goes on). After a timeout, a crash or
 output out of step the program is stopped, and started again (at most ``max_restarts`` times) when the
-next deal begins; an extra line is never read as an answer.
+next deal begins, if it ever answered ``hello`` (one that never did would only fail so again, costing the
+startup timeout each deal); an extra line is never read as an answer.
 
 >>> import sys
 >>> program = "import sys\\nfor line in sys.stdin: print('{}' if 'hello' in line else 'play AS', flush=True)"
@@ -383,9 +384,11 @@ class ExternalBot:
     # ------------------------------------------------------------------------------------------ bot
 
     def new_deal(self, view: View) -> None:
-        """A deal begins: restart a program that was stopped (timeout or crash), within ``max_restarts``, and
-        start it here, so its start and ``hello`` are not timed as its first decision."""
-        if self._dead is not None and self._proc is None and self.restarts < self.max_restarts:
+        """A deal begins: restart a program that was stopped (timeout or crash) and had answered ``hello``,
+        within ``max_restarts``, and start it here, so its start and ``hello`` are not timed as its first
+        decision."""
+        if (self._dead is not None and self._proc is None and self.hello is not None
+                and self.restarts < self.max_restarts):
             self.restarts += 1
             self._dead = None
         if self._proc is None and self._dead is None:
