@@ -114,7 +114,10 @@ def test_both_seats_play_and_an_action_for_the_other_seat_is_refused(client: Tes
         idle = 1 - views[0]["waiting_for"]
         move = views[1 - idle]["deal"]["legal"][0]
         [a, b][idle].send_json({"type": "act", "action": move})
-        assert "turn" in next_of([a, b][idle], "error")["reason"]
+        refused = next_of([a, b][idle], "error")
+        assert "turn" in refused["reason"] and refused["answers"] == "act"
+        [a, b][idle].send_json({"type": "hug"})
+        assert next_of([a, b][idle], "error")["answers"] is None  # not read: it answers nothing in particular
     last = play_friends(client, seats, random.Random(1), until_tricks=2)
     assert len(last["deal"]["tricks"]) >= 2
 

@@ -65,7 +65,8 @@ def test_the_analysis_is_refused_between_two_people(client: TestClient) -> None:
         mover = ws0 if view["waiting_for"] == 0 else ws1
         mover.send_json({"type": "analyse"})
         answer = _answer(mover)
-        assert answer == {"type": "error", "reason": "the analysis is only for games against the computer"}
+        assert answer == {"type": "error", "reason": "the analysis is only for games against the computer",
+                          "answers": "analyse"}
     page = (Path(__file__).parent.parent / "src/bummerl/server/static/js/game.js").read_text()
     assert "myTurn() && againstComputer()" in page  # and the page shows no button for it there
 

@@ -195,7 +195,7 @@ class LiveGame:
                 finally:
                     self._asking.discard(seat)
         except BummerlError as err:
-            reply(error_message(str(err)))
+            reply(error_message(str(err), message.type))
 
     async def act(self, seat: int, action: str) -> None:
         """Apply a seat's action (or ``next`` between deals), store it and tell everyone; then let the

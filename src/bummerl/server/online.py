@@ -808,7 +808,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
                 except jsonio.InputError:
                     send(error_message("message is not JSON"))
                 except BummerlError as err:
-                    send(error_message(str(err)))
+                    send(error_message(str(err), "chat"))
         except WebSocketDisconnect:
             pass
         finally:

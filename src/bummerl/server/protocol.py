@@ -131,9 +131,15 @@ def encode(message: dict[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 
-def error_message(reason: str) -> dict[str, Any]:
-    """``{"type": "error", "reason": ...}``."""
-    return {"type": "error", "reason": reason}
+def error_message(reason: str, answers: str | None = None) -> dict[str, Any]:
+    """``{"type": "error", "reason": ..., "answers": ...}``: ``answers`` is the type of the client's message
+    it refuses (``act``, ``analyse``, ...), None when it answers none in particular (a message that could not
+    be read, a flood, the computer failing).
+
+    >>> error_message("it is not your turn", "act")
+    {'type': 'error', 'reason': 'it is not your turn', 'answers': 'act'}
+    """
+    return {"type": "error", "reason": reason, "answers": answers}
 
 
 #: Close code for a WebSocket refused before it opened (wrong game or token): the client gets nothing.
