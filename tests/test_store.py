@@ -4,12 +4,14 @@ reported by name, nothing from storage executed, leases, stats per level and per
 from __future__ import annotations
 
 import os
+import random
 import socket
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from bummerl.engine import full_pack
 from bummerl.records import GameRecord
 from bummerl.rules import Rules
 from bummerl.session import PlaySession
@@ -221,6 +223,55 @@ def test_every_action_is_stored_and_resume_continues_exactly(home: Path) -> None
     assert resumed.table.score == session.table.score and resumed.id == session.id
     play_some(resumed, 3)  # and it plays on from there
     session.close()
+
+
+def test_decks_given_for_later_deals_are_dealt_by_the_game_brought_back(home: Path) -> None:
+    # (they were lost when the game was put away: its second deal came from the seed)
+    rules = Rules.preset("standard")
+    pack = [int(c) for c in full_pack(False)]
+    decks = [random.Random(n).sample(pack, 20) for n in range(3)]
+    session = PlaySession.new(rules, level="easy", seed=8, first_dealer=0, home=home, bot=FirstLegal(),
+                              decks=decks)
+    session.close()
+    with GameStore.open() as store:
+        stored = store.load(session.id)
+        assert stored.given_decks == tuple(tuple(d) for d in decks)
+        resumed = PlaySession.resume(session.id, store)
+        for number in (2, 3):
+            while resumed.table.phase == "playing":
+                play_some(resumed, 1)
+            resumed.next_deal()
+            assert list(resumed.table.record().deals[-1].deck) == decks[number - 1]
+            resumed.close()
+            resumed = PlaySession.resume(session.id, store)  # put away and brought back again
+        assert resumed.table.deal_number == 3
+    # A game without given decks has none, and its fourth deal comes from the seed as before.
+    plain = new_session(home, seed=8)
+    with GameStore.open() as store:
+        assert store.load(plain.id).given_decks == ()
+    plain.close()
+
+
+def test_damaged_given_decks_make_that_game_damaged(home: Path) -> None:
+    session = PlaySession.new(Rules.preset("standard"), seed=8, first_dealer=0, home=home, bot=FirstLegal(),
+                              decks=[[int(c) for c in full_pack(False)]])
+    session.close()
+    raw(home).execute("UPDATE given_decks SET decks = ?", ('["AS AS"]',))
+    with GameStore.open() as store, pytest.raises(GameDamaged, match="given deck 1"):
+        store.load(session.id)
+
+
+def test_a_game_stored_before_given_decks_were_kept_loads_after_the_upgrade(home: Path) -> None:
+    GameStore.open().close()
+    session = new_session(home, seed=3)
+    session.close()
+    db = raw(home)  # back to the first schema, as an older bummerl left it
+    db.execute("DROP TABLE given_decks")
+    db.execute("PRAGMA user_version = 1")
+    db.close()
+    with GameStore.open() as store:
+        assert store.schema_version == len(MIGRATIONS) == 2
+        assert store.load(session.id).given_decks == ()
 
 
 def test_a_finished_game_is_stored_finished_with_its_record_replayable(home: Path) -> None:

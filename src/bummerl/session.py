@@ -103,7 +103,8 @@ class PlaySession:
         store = GameStore.open(home) if store is None else store
         try:
             stored = store.create(rules=rules, level=check_kind(level), seed=seed, cards=cards,
-                                  first_dealer=table.first_dealer, record=table.record(), lease=lease)
+                                  first_dealer=table.first_dealer, record=table.record(), lease=lease,
+                                  decks=table.decks)
         except BaseException:
             if own:
                 store.close()
@@ -126,8 +127,7 @@ class PlaySession:
                 bot = computer_bot(stored.level, stored.seed)
             style: CardStyle = "german" if stored.cards == "german" else "french"
             table = Table(stored.rules, (Seat("You"), Seat("Computer", bot)), seed=stored.seed,
-                          first_dealer=stored.first_dealer, decks=[d.deck for d in stored.record.deals],
-                          card_style=style)
+                          first_dealer=stored.first_dealer, decks=stored.decks, card_style=style)
             table.replay(stored.record)
         except BaseException:
             if own:

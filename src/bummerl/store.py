@@ -8,7 +8,8 @@ returns: an action the front end shows is on disk. The schema version is ``PRAGM
 later feature appends a step, never edits one).
 
 A game is a row (id, created/updated times, rules, level, card faces, seed, first dealer, state, score),
-its deals (dealer and deck order) and an append-only table of actions. Loading rebuilds the game record
+its deals (dealer and deck order), an append-only table of actions and, if its first deals were given
+decks, those (``given_decks``). Loading rebuilds the game record
 (rules.md section 9) and replays it through the engine, so a row that does not replay, or a field that is
 not one of the known values (a level must be a built-in level: a ``cmd:`` bot is never read from storage),
 is reported as :class:`GameDamaged`, naming the game. Old JSON saves (``<data dir>/games/*.json``, the
@@ -50,14 +51,14 @@ import sqlite3
 import threading
 import urllib.parse
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
 from bummerl import jsonio
-from bummerl.cards import Card, CardParseError
-from bummerl.engine import Outcome
+from bummerl.cards import Card, CardParseError, parse_cards
+from bummerl.engine import Deal, Outcome
 from bummerl.errors import BummerlError, quote
 from bummerl.records import DealRecord, GameRecord, RecordError
 from bummerl.rules import Rules, RulesError
@@ -149,6 +150,12 @@ MIGRATIONS: list[tuple[str, ...]] = [
             game_id TEXT,
             problem TEXT,
             imported TEXT NOT NULL
+        )""",
+    ),
+    (  # 2: the decks given for a game's first deals (POST /api/games "decks"), kept for its later deals
+        """CREATE TABLE given_decks (
+            game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            decks TEXT NOT NULL
         )""",
     ),
 ]
@@ -247,6 +254,15 @@ class StoredGame:
     score: tuple[int, int]
     outcomes: tuple[Outcome, ...] = ()
     winner: int | None = None
+    #: The deck orders given for the first deals when the game was made (usually none: shuffled by seed).
+    given_decks: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def decks(self) -> list[tuple[int, ...]]:
+        """The decks a table bringing the game back deals: those of the deals so far, then the given ones
+        for deals not begun yet (the later ones come from the seed)."""
+        played = [tuple(int(c) for c in d.deck) for d in self.record.deals]
+        return played + list(self.given_decks[len(played):])
 
     @property
     def finished(self) -> bool:
@@ -598,12 +614,14 @@ class GameStore:
         first_dealer: int,
         record: GameRecord,
         lease: str | None = None,
+        decks: Sequence[Sequence[int]] = (),
     ) -> StoredGame:
         """Store a new game (with the deals and actions of ``record`` so far: at least the first deal) and
         return it. ``level`` is a computer level or ``human``; ``seed`` the seed of the later shuffles and
-        of the computer. With ``lease`` the game is stored held by that owner (as :meth:`lease` takes it;
-        one transaction, so a lease that cannot be written leaves no game behind); :meth:`lease` with the
-        same owner then holds it on, and releases it."""
+        of the computer; ``decks`` the deck orders given for its first deals, if any (kept, so that a game
+        brought back deals them too). With ``lease`` the game is stored held by that owner (as :meth:`lease`
+        takes it; one transaction, so a lease that cannot be written leaves no game behind); :meth:`lease`
+        with the same owner then holds it on, and releases it."""
         check_kind(level)
         if cards not in CARD_STYLES:
             raise StoreError(f"unknown card faces {cards!r} (french or german)")
@@ -619,6 +637,9 @@ class GameStore:
                  target, target),
             )
             self._append(db, game_id, record)
+            if decks:
+                shown = [" ".join(str(Card.from_index(int(c))) for c in deck) for deck in decks]
+                db.execute("INSERT INTO given_decks VALUES (?, ?)", (game_id, json.dumps(shown)))
             if lease is not None:
                 self._take(db, game_id, lease)
         return self.load(game_id)
@@ -762,6 +783,7 @@ class GameStore:
                                    "ORDER BY deal_index", (game_id,)).fetchall()
                 actions = db.execute("SELECT deal_index, seq, action FROM actions WHERE game_id = ? "
                                      "ORDER BY deal_index, seq", (game_id,)).fetchall()
+                given = db.execute("SELECT decks FROM given_decks WHERE game_id = ?", (game_id,)).fetchone()
             except sqlite3.Error as err:
                 if _unreadable(err):
                     raise GameDamaged(game_id, f"its rows cannot be read ({err})") from None
@@ -771,7 +793,8 @@ class GameStore:
                     with contextlib.suppress(sqlite3.Error):
                         db.execute("COMMIT")
         try:
-            return _build(row, deals, actions)
+            game = _build(row, deals, actions)
+            return game if given is None else replace(game, given_decks=_given_decks(game.rules, given[0]))
         except (BummerlError, ValueError, TypeError, KeyError, RecursionError) as err:
             raise GameDamaged(str(row[0]), str(err)[:200]) from None
 
@@ -1041,6 +1064,22 @@ def _import_file(db: sqlite3.Connection, path: Path) -> str:
         db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?)",
                        [(game_id, index, seq, a) for seq, a in enumerate(deal.actions)])
     return game_id
+
+
+def _given_decks(rules: Rules, text: object) -> tuple[tuple[int, ...], ...]:
+    """The given decks as stored (a JSON list of deck strings), each checked to be a whole deck."""
+    decks = jsonio.loads(text) if isinstance(text, str) else None
+    if not isinstance(decks, list) or not all(isinstance(d, str) for d in decks):
+        raise StoreError("its given decks are malformed")
+    out = []
+    for n, deck in enumerate(decks, start=1):
+        try:
+            cards = tuple(int(c) for c in parse_cards(deck))
+            Deal(rules, cards, 0)  # the engine checks the pack
+        except BummerlError as err:
+            raise StoreError(f"given deck {n}: {err}") from None
+        out.append(cards)
+    return tuple(out)
 
 
 def _build(row: sqlite3.Row | tuple[Any, ...], deals: list[Any], actions: list[Any]) -> StoredGame:

@@ -493,7 +493,8 @@ class Online:
             table = Table(rules, (Seat(host.name), Seat(WAITING_NAME)), seed=seed, decks=decks,
                           card_style=cards)
             stored = web.store.create(rules=rules, level="human", seed=seed, cards=cards,
-                                      first_dealer=table.first_dealer, record=table.record())
+                                      first_dealer=table.first_dealer, record=table.record(),
+                                      decks=table.decks)
             web.set_token(stored.id, 0, token)
             friend = self.players.add_friend_game(stored.id, host, rated=rated, public=public,
                                                   spectators=spectators)
@@ -521,8 +522,7 @@ class Online:
                 stored = web.store.load(game_id)
                 style: CardStyle = "german" if stored.cards == "german" else "french"
                 table = Table(stored.rules, (Seat(names[0]), Seat(names[1])), seed=stored.seed,
-                              first_dealer=stored.first_dealer, decks=[d.deck for d in stored.record.deals],
-                              card_style=style)
+                              first_dealer=stored.first_dealer, decks=stored.decks, card_style=style)
                 table.replay(stored.record)
                 clocks = self.times.clocks(game_id)
                 if clocks is not None and clocks.resume(self.started, self.clock()):
