@@ -19,7 +19,7 @@ const GERMAN = {
   names: { C: "Eichel", D: "Schellen", H: "Herz", S: "Laub" },
   ranks: { "9": "9", J: "U", Q: "O", K: "K", T: "10", A: "Sau" },  // the terminal's and the log's (table.RANK_LABELS)
   rankNames: { "9": "Neuner", J: "Unter", Q: "Ober", K: "König", T: "Zehner", A: "Sau" },
-  colors: { C: "#7a4a12", D: "#b7860b", H: "#c8102e", S: "#2e7d32" },
+  colors: { C: "#7a4a12", D: "#8c6a00", H: "#c8102e", S: "#2e7d32" },  // each 4.5:1 or more on the card (Schellen was 3.2:1)
 };
 
 export function faces(style) {
