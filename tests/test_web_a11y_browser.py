@@ -4,7 +4,8 @@ the hand after a move and goes back to its opener after a dialog, with the page 
 cards are named in words with their key; the presence box is not rebuilt while its clocks tick; the hand
 is never cut off at 200% zoom; the page shows the game's rules with their overrides and draws the game's
 card faces; a close asks first; the Keys dialog lists what the rules allow; the deal summary says who
-closed and where the points came from."""
+closed and where the points came from; a dialog taller than the screen (400% zoom) has the focus on its
+title, where it is seen."""
 
 from __future__ import annotations
 
@@ -245,6 +246,26 @@ def test_the_hand_is_never_cut_off_at_200_percent_or_with_a_large_font(browser: 
         assert tab.evaluate("document.scrollingElement.scrollWidth") <= width
         tab.context.close()
         assert errors == []
+
+
+def test_a_tall_dialog_opens_with_the_focus_where_it_is_seen(browser: Any, server: ServerProcess) -> None:
+    # At 400% zoom (320 x 225 CSS px) the analysis opened at its title with the focus on Close, off-screen.
+    errors: list[str] = []
+    tab = new_page(browser, TIMEOUT, width=320, height=225, errors=errors)
+    tab.goto(server.url + "/")
+    tab.evaluate(f"localStorage.setItem('bummerl.settings', '{SETTINGS}')")
+    open_game(tab, server)
+    tab.locator('#hand [data-action="play JH"]').focus()
+    tab.keyboard.press("?")
+    expect(tab.locator("#modal")).to_have_attribute("data-kind", "analysis")
+    expect(tab.locator("#modal-title")).to_be_focused()
+    assert tab.evaluate("document.querySelector('#modal .dialog').scrollTop") == 0  # it opens at its title
+    box = tab.locator("#modal-title").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 225
+    tab.keyboard.press("Escape")
+    assert focused(tab)["action"] == "play JH"
+    tab.context.close()
+    assert errors == []
 
 
 def test_the_view_message_carries_every_rule_flag(tmp_path: Path) -> None:

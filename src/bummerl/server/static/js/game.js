@@ -587,6 +587,15 @@ function openModal(kind, title, body, buttons) {
   const primary = $("modal-buttons").querySelector(".primary") || $("modal-buttons").querySelector("button");
   if (primary) primary.focus({ preventScroll: true });  // a tall dialog opens at its title, not its buttons
   document.querySelector("#modal .dialog").scrollTop = 0;
+  keepFocusSeen();
+}
+
+/** A dialog taller than the screen opens at its title: a focused button below the screen (e.g. at 400% zoom)
+ *  hands the focus to the title, where it is seen; Tab goes on from there. */
+function keepFocusSeen() {
+  const a = document.activeElement;
+  const bottom = Math.min(document.querySelector("#modal .dialog").getBoundingClientRect().bottom, window.innerHeight);
+  if (a && a.closest("#modal-buttons") && a.getBoundingClientRect().bottom > bottom) $("modal-title").focus({ preventScroll: true });
 }
 
 function closeModal() {
@@ -782,6 +791,7 @@ function showAnalysis(msg) {
       h("th", t === "95% range" ? { class: "range", text: t } : { text: t })))), h("tbody", {}, ...rows)),
     ...(chances.length ? [h("p", { class: "hint", text: "Bummerl: your chance to win the Bummerl from this score after the move." })] : []),
     h("p", { class: "hint", text: "Values assume both sides would play on seeing all cards; a guide, not gospel." }));
+  keepFocusSeen();  // (the table made the dialog taller)
 }
 
 function showSettings() {
