@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
 from random import Random
 from typing import Any
 
@@ -18,7 +20,9 @@ from bummerl.arena.match import (
     play_chunk,
     play_deal,
 )
+from bummerl.bots import registry
 from bummerl.bots.random_bot import RandomBot
+from bummerl.bots.registry import is_outside
 from helpers.arena_bots import RecorderBot, register_test_bots
 
 STANDARD = Rules.preset("standard")
@@ -154,3 +158,34 @@ def test_a_bot_asking_for_the_deal_gets_a_copy_of_the_true_deal(seen: list[Any])
     peek = play_chunk(task(("peek", "first"), count=4))
     plain = play_chunk(task(("first", "first"), count=4))
     assert peek.faults == [] and peek.points == plain.points
+
+
+class SlowBot(RandomBot):
+    """A random bot that takes ``pause`` seconds over each decision."""
+
+    def __init__(self, seed: int | None = None, pause: float = 0.03) -> None:
+        super().__init__(seed)
+        self.pause = pause
+
+    def choose(self, view: Any) -> Any:
+        time.sleep(self.pause)
+        return super().choose(view)
+
+
+def test_a_python_bot_over_its_time_limit_forfeits_the_deal() -> None:
+    deal = Deal.random(STANDARD, 4)
+    result = play_deal(deal, (RandomBot(1), SlowBot(2)), limits=(0.01, 0.01))
+    assert result.fault_seat == 1 and result.outcome.reason == FORFEIT
+    assert result.fault is not None and "over the limit of 0.01 s" in result.fault
+    # without a limit (the default) it plays on, however slow
+    result = play_deal(Deal.random(STANDARD, 4), (RandomBot(1), SlowBot(2, 0.002)))
+    assert result.fault is None
+
+
+def test_the_arena_timeout_holds_python_bots_to_it_only_when_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    registry.register("slow", SlowBot, "sleeps 30 ms a decision", public=False)
+    timed = play_chunk(replace(task(("slow", "random"), count=1), timeout=0.01))
+    assert timed.fault_counts == [2, 0] and "to decide, over the limit of 0.01 s" in timed.faults[0].reason
+    assert play_chunk(task(("slow", "random"), count=1)).fault_counts == [0, 0]
+    assert is_outside("cmd:python bot.py") and not is_outside("slow")  # (outside: stopped by ExternalBot)

@@ -38,7 +38,7 @@ from bummerl.actions import Action
 from bummerl.arena.seeds import bot_seeds, bummerl_random, deck_random
 from bummerl.arena.timing import Histogram, add_samples
 from bummerl.bots.base import Bot
-from bummerl.bots.registry import make_bot
+from bummerl.bots.registry import is_outside, make_bot
 from bummerl.engine import Deal, IllegalActionError, Outcome
 from bummerl.game import TARGET
 from bummerl.rules import Rules
@@ -58,6 +58,8 @@ FORFEIT = Reason.FORFEIT
 MAX_FAULTS_KEPT = 20
 
 Mode = Literal["deals", "bummerls"]
+#: Seconds one decision of each seat's bot may take (None: no limit), checked after the decision.
+Limits = tuple[float | None, float | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +126,11 @@ def play_deal(
     bots: tuple[Bot, Bot],
     score: tuple[int, int] | None = None,
     clocks: tuple[list[int], list[int]] | None = None,
+    limits: Limits = (None, None),
 ) -> DealResult:
-    """Play a deal to its end; ``bots[s]`` sits at seat ``s``; ``clocks[s]`` collects its decision times (ns).
+    """Play a deal to its end; ``bots[s]`` sits at seat ``s``; ``clocks[s]`` collects its decision times (ns);
+    ``limits[s]`` (seconds, None: none) is what one decision of that bot may take: one that took longer
+    forfeits the deal (the bot is not interrupted; an outside program's own timeout does that).
 
     >>> from bummerl.bots.random_bot import RandomBot
     >>> deal = Deal.random(Rules.preset("standard"), 3)
@@ -152,7 +157,11 @@ def play_deal(
         except (Exception, SystemExit) as err:
             times[seat].append(clock() - start)
             return _forfeit(deal, seat, f"raised {type(err).__name__}: {err}")
-        times[seat].append(clock() - start)
+        took = clock() - start
+        times[seat].append(took)
+        limit = limits[seat]
+        if limit is not None and took > limit * 1e9:
+            return _forfeit(deal, seat, f"took {took / 1e9:.3g} s to decide, over the limit of {limit:g} s")
         if type(action) is not Action:
             return _forfeit(deal, seat, f"returned {type(action).__name__} {action!r}, not an Action")
         try:
@@ -178,6 +187,7 @@ def play_bummerl(
     bots: tuple[Bot, Bot],
     clocks: tuple[list[int], list[int]] | None = None,
     target: int = TARGET,
+    limits: Limits = (None, None),
 ) -> tuple[int, list[DealResult]]:
     """Play deals until a seat has counted down from ``target`` to 0; return the winning seat and the deals.
 
@@ -195,7 +205,7 @@ def play_bummerl(
     while needed[0] > 0 and needed[1] > 0:
         deal = Deal.random(rules, rng, dealer=dealer)
         score = (needed[0], needed[1])
-        result = play_deal(deal, bots, score, clocks)
+        result = play_deal(deal, bots, score, clocks, limits)
         _end(bots, deal, score, result)
         results.append(result)
         if result.outcome.winner is not None:
@@ -292,24 +302,26 @@ def play_chunk(task: Task) -> ChunkResult:
     bot_b = make_bot(task.names[1], seeds[1], timeout=task.timeout)
     _playing.append(bot_b)
     out = ChunkResult(task.pairing, task.first)
+    # An outside program is stopped at its timeout by ExternalBot; a Python bot is held to it here.
+    limit_a, limit_b = (None if is_outside(name) else task.timeout for name in task.names)
     clocks_a: list[int] = []
     clocks_b: list[int] = []
     done = False
     try:
         for j in range(task.first, task.first + task.count):
             fresh = deck_deal(task.rules, task.seed, j) if task.mode == "deals" else None
-            for seat_bots, clocks, a_seat in (
-                ((bot_a, bot_b), (clocks_a, clocks_b), 0),
-                ((bot_b, bot_a), (clocks_b, clocks_a), 1),
+            for seat_bots, clocks, limits, a_seat in (
+                ((bot_a, bot_b), (clocks_a, clocks_b), (limit_a, limit_b), 0),
+                ((bot_b, bot_a), (clocks_b, clocks_a), (limit_b, limit_a), 1),
             ):
                 if fresh is not None:
                     deal = fresh.copy()
-                    result = play_deal(deal, seat_bots, None, clocks)
+                    result = play_deal(deal, seat_bots, None, clocks, limits)
                     _end(seat_bots, deal, None, result)
                     _book(out, a_seat, result)
                 else:
                     winner, results = play_bummerl(
-                        task.rules, bummerl_random(task.seed, j), j % 2, seat_bots, clocks
+                        task.rules, bummerl_random(task.seed, j), j % 2, seat_bots, clocks, limits=limits
                     )
                     for result in results:
                         _book(out, a_seat, result)

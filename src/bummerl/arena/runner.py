@@ -44,7 +44,7 @@ from bummerl.arena.results import ArenaResult, PairingRecord, labels_for, standi
 from bummerl.arena.seeds import fresh_root
 from bummerl.arena.timing import merge
 from bummerl.bots.external import MOST_TIMEOUT
-from bummerl.bots.registry import CMD_PREFIX, UnknownBotError, make_bot
+from bummerl.bots.registry import UnknownBotError, is_outside, make_bot
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 
@@ -81,6 +81,8 @@ class ArenaConfig:
     ``seed`` is the root of every deck and bot seed (None: a fresh secret one, see
     :mod:`bummerl.arena.seeds`). ``ray`` runs the chunks as Ray tasks: ``"local"`` on a Ray started here
     with ``workers`` CPUs, or the address of a running cluster (``"auto"``, ``"ray://host:10001"``).
+    ``timeout`` is what one decision may take (seconds): an outside program is stopped at it (None: its
+    default, 10 s); a Python bot's decision that took longer forfeits the deal (None: no limit).
     """
 
     bots: tuple[str, ...]
@@ -182,14 +184,10 @@ def chunks(config: ArenaConfig, root: int) -> Iterator[Task]:
     """
     pairs = config.games // 2
     for index, (i, j) in enumerate(_pairings(config)):
-        size = chunk_size(pairs, outside=any(_outside(config.bots[k]) for k in (i, j)))
+        size = chunk_size(pairs, outside=any(is_outside(config.bots[k]) for k in (i, j)))
         for chunk, first in enumerate(range(0, pairs, size)):
             yield Task(index, (config.bots[i], config.bots[j]), config.rules, root, config.mode,
                        first, min(size, pairs - first), chunk, config.timeout)
-
-
-def _outside(spec: str) -> bool:
-    return spec.strip().lower().startswith(CMD_PREFIX)
 
 
 # ------------------------------------------------------------------------------------------- backends

@@ -30,8 +30,8 @@ from bummerl.bots.base import Bot
 from bummerl.errors import BummerlError
 
 __all__ = [
-    "CMD_PREFIX", "BotEntry", "BotFactory", "UnknownBotError", "bot_names", "describe_bots", "make_bot",
-    "parse_options", "register", "unregister",
+    "CMD_PREFIX", "BotEntry", "BotFactory", "UnknownBotError", "bot_names", "describe_bots", "is_outside",
+    "make_bot", "parse_options", "register", "unregister",
 ]
 
 #: ``factory(seed) -> Bot``: seed None means "seed from the system".
@@ -129,6 +129,15 @@ def describe_bots(public_only: bool = False) -> list[tuple[str, str]]:
     return [(e.name, e.description) for e in _REGISTRY.values() if e.public or not public_only]
 
 
+def is_outside(spec: str) -> bool:
+    """True for a ``cmd:COMMAND`` spec: an outside program, not a Python bot.
+
+    >>> is_outside("cmd:python my_bot.py"), is_outside("expert")
+    (True, False)
+    """
+    return spec.strip().lower().startswith(CMD_PREFIX)
+
+
 def make_bot(name: str, seed: int | None = None, *, timeout: float | None = None) -> Bot:
     """A new bot from a registered name or a ``cmd:COMMAND`` spec, seeded with ``seed``. A registered name
     may carry options for its factory's keyword-only parameters: ``expert-think:think=0.5``.
@@ -142,7 +151,7 @@ def make_bot(name: str, seed: int | None = None, *, timeout: float | None = None
     True
     """
     spec = name.strip()
-    if spec.lower().startswith(CMD_PREFIX):
+    if is_outside(spec):
         from bummerl.bots.external import ExternalBot
 
         command = spec[len(CMD_PREFIX):].strip()

@@ -40,8 +40,9 @@ RuleOverrides = Annotated[list[str] | None, typer.Option(
     "--rule", help="Override one rule flag, FLAG=VALUE (repeatable), e.g. false_claim=mirror.")]
 Workers = Annotated[int, typer.Option("--workers", "-j", help="Worker processes, or CPUs of a local Ray (the "
                                                               "results do not depend on it).")]
-Timeout = Annotated[float | None, typer.Option(help="Seconds an outside bot may take per decision (default "
-                                                    "10).", show_default=False)]
+Timeout = Annotated[float | None, typer.Option(
+    help="Seconds a bot may take per decision: an outside program is stopped then (default 10); a Python bot "
+         "is held to it only when given (a slower decision forfeits the deal).", show_default=False)]
 Anchor = Annotated[str | None, typer.Option(help="Bot rated 0 (default: random if playing, else the first "
                                                  "bot).", show_default=False)]
 Ray = Annotated[bool, typer.Option(
