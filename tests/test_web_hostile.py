@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +44,14 @@ def stored(client: TestClient) -> list[tuple[str, str, int]]:
         assert not isinstance(game, Exception)
         games.append((game.id, game.state, sum(len(d.actions) for d in game.record.deals)))
     return sorted(games)
+
+
+def most_errors(seconds: float) -> int:
+    """The errors a flood of bad messages may get in ``seconds`` under the default limits: one for each
+    message of the burst and of what the bucket refilled meanwhile (a loaded machine sends the flood slowly:
+    47 errors were seen there where a fixed 41 was asserted), then one for the rest."""
+    limits = Limits()
+    return limits.messages_burst + math.ceil(limits.messages_per_second * seconds) + 1
 
 
 def friends(client: TestClient) -> dict[str, Any]:
@@ -116,12 +125,13 @@ def test_a_spectator_flood_and_huge_messages_get_one_error_and_change_nothing(cl
         next_of(watch, "watch")
         watch.send_text("x" * 1_000_000)
         assert "only watch" in next_of(watch, "error")["reason"]
+        started = time.monotonic()
         for _ in range(1000):
             watch.send_json({"type": "act", "action": "next"})
         reasons: list[str] = []
         while not any("too many messages" in r for r in reasons):
             reasons.append(next_of(watch, "error")["reason"])
-        assert len(reasons) <= 41  # the burst, then one error for the rest of the flood
+        assert len(reasons) <= most_errors(time.monotonic() - started), len(reasons)
     assert stored(client) == before
 
 
@@ -285,7 +295,7 @@ def test_a_thousand_messages_a_second_get_one_error_and_the_game_plays_on(server
         reasons: list[str] = []
         while not any("too many messages" in r for r in reasons):
             reasons.append(receive(sockets[mover], "error")["reason"])
-        assert len(reasons) <= 41, reasons  # the burst's errors, then one for the whole flood
+        assert len(reasons) <= most_errors(time.monotonic() - started), reasons
         assert actions_stored(server, seats[0]["id"]) == 0
         other = sockets[1 - mover]
         other.send(json.dumps({"type": "analyse"}))  # the other seat is answered meanwhile
