@@ -3,16 +3,27 @@ against the computer through the JSON API and the per-seat WebSockets (Starlette
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
 from starlette.testclient import TestClient
 
-__all__ = ["KEY", "finish_computer_game", "friend_game", "invite", "join", "key", "next_of", "play_friends",
-           "register", "socket"]
+__all__ = ["KEY", "finish_computer_game", "flood_allowance", "friend_game", "invite", "join", "key",
+           "next_of", "play_friends", "register", "socket"]
 
 #: The header with the player key.
 KEY = "X-Player-Key"
+
+
+def flood_allowance(seconds: float, rate: float, burst: int) -> int:
+    """How many messages of a flood a ``rate``-a-second, ``burst``-at-once bucket lets through in ``seconds``:
+    the burst and what it refilled meanwhile (a loaded machine sends a flood slowly: a fixed bound failed).
+
+    >>> flood_allowance(0.0, 20, 40), flood_allowance(0.31, 20, 40)
+    (40, 47)
+    """
+    return burst + math.ceil(rate * seconds)
 
 
 def register(client: TestClient, name: str) -> dict[str, Any]:
