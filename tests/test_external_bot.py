@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import select
 import sys
 import textwrap
 import time
@@ -264,7 +265,8 @@ def test_output_before_the_decide_message_is_that_bots_fault(tmp_path: Path) -> 
     deal = Deal.random(Rules.preset("standard"), 1)
     view = View.of(deal, deal.to_move)
     bot._ensure()
-    time.sleep(0.6)  # the stray line is there before the first decide message
+    assert bot._proc is not None and bot._proc.stdout is not None  # the stray line is there before the
+    assert select.select([bot._proc.stdout], [], [], 30)[0]  # first decide message (30 s on any machine)
     with pytest.raises(ExternalBotError, match="unexpected output 'debug: ready' before the decide message"):
         bot.choose(view)
     bot.close()

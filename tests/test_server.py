@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -405,8 +406,12 @@ def test_a_seat_socket_that_opens_while_the_last_one_closes_joins_the_game_the_h
             hub = app.state.hub
             game, seat = await hub.create(Rules.preset("standard"), "easy", seed=3, first_dealer=1)
             url = f"ws://127.0.0.1:{port}/ws/games/{game.id}?token={game.tokens[seat]}"
+            async def shown(ws: Any) -> None:  # the socket has joined: its first view came
+                while json.loads(await asyncio.wait_for(ws.recv(), 30))["type"] != "view":
+                    pass
+
             b = await websockets.connect(url)
-            await asyncio.sleep(0.3)
+            await shown(b)
             async def connect() -> Any:
                 return await websockets.connect(url)
 
@@ -415,7 +420,8 @@ def test_a_seat_socket_that_opens_while_the_last_one_closes_joins_the_game_the_h
             await b.close()  # ... while tab B, the only one, closes
             a = await opening
             c = await websockets.connect(url)  # tab C opens later
-            await asyncio.sleep(0.3)
+            await shown(a)
+            await shown(c)
             joined = len(hub.live[game.id].listeners)
             await a.close()
             await c.close()
