@@ -295,6 +295,9 @@ def test_the_utf8_reader_cuts_an_overlong_line_without_reading_it_all() -> None:
     (["play", "--bogus"], "No such option: --bogus (see 'bummerl play -h')"),
     (["arena", "--deals", "x"], "Invalid value for '--deals'"),
     (["games", "export"], "Missing argument 'ID'. (see 'bummerl games export -h')"),
+    # a missing value: Click raises it without the command's context
+    (["play", "--level"], "Option '--level' requires an argument. (see 'bummerl play -h')"),
+    (["arena", "--rules"], "Option '--rules' requires an argument. (see 'bummerl arena -h')"),
 ])
 def test_a_mistake_on_the_command_line_is_one_line_not_a_box(args: list[str], words: str) -> None:
     # Typer drew a five-line box (usage, a hint and the error framed in rules) for these.

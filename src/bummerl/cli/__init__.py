@@ -25,6 +25,7 @@ try:  # recent Typer carries its own copy of Click
     from typer._click.exceptions import ClickException, NoArgsIsHelpError
 except ImportError:  # pragma: no cover - older Typer runs on Click itself
     from click.exceptions import ClickException, NoArgsIsHelpError  # type: ignore[assignment]
+from typer.main import get_command
 
 
 def main(args: Sequence[str] | None = None) -> None:
@@ -42,10 +43,26 @@ def main(args: Sequence[str] | None = None) -> None:
         sys.exit(e.exit_code)
     except ClickException as e:
         ctx = getattr(e, "ctx", None)
-        where = ctx.command_path if ctx is not None else "bummerl"
+        where = ctx.command_path if ctx is not None else command_path(sys.argv[1:] if args is None else args)
         print(f"error: {e.format_message()} (see '{where} -h')", file=sys.stderr)
         sys.exit(e.exit_code)
     except Abort:
         print("Aborted.", file=sys.stderr)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def command_path(args: Sequence[str]) -> str:
+    """The command that ``args`` name, for an error Click raised without its context (a missing value).
+
+    >>> command_path(["games", "export", "--format"]), command_path(["play", "--level"]), command_path([])
+    ('bummerl games export', 'bummerl play', 'bummerl')
+    """
+    path = ["bummerl"]
+    commands = getattr(get_command(app), "commands", {})  # a group's subcommands by name
+    for word in args:
+        if word.startswith("-") or word not in commands:
+            break
+        commands = getattr(commands[word], "commands", {})
+        path.append(word)
+    return " ".join(path)
