@@ -65,6 +65,16 @@ def test_an_outside_bot_joins_by_command() -> None:
 def test_list_shows_the_bots() -> None:
     code, out, _ = run("--list")
     assert code == 0 and out.startswith("random ") and "cmd:COMMAND" in out
+    assert "expert-v1" not in out.split("(--list --all")[0]  # only named in the hint
+
+
+def test_list_all_shows_the_baselines_and_candidates_too() -> None:
+    from bummerl.bots import bot_names
+
+    code, out, _ = run("--list", "--all")
+    names = [line.split()[0] for line in out.splitlines()]
+    assert code == 0 and names == [*bot_names(), "cmd:COMMAND"]
+    assert "expert-v1" in names and "cheater" in names
 
 
 @pytest.mark.parametrize(
@@ -76,6 +86,7 @@ def test_list_shows_the_bots() -> None:
         (["random", "random", "--rules", "chess"], "unknown rules preset 'chess'"),
         (["random", "random", "--rule", "open_tricks"], "a rule override is FLAG=VALUE"),
         (["random", "random", "--json", "--csv"], "choose one of --json and --csv"),
+        (["random", "random", "--all"], "--all goes with --list"),
     ],
 )
 def test_mistakes_exit_2_with_one_line(args: list[str], message: str) -> None:

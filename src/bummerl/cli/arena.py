@@ -72,6 +72,9 @@ def arena(
     as_csv: Annotated[bool, typer.Option("--csv", help="Print one CSV row per bot and pairing.")] = False,
     quiet: Quiet = False,
     list_bots: Annotated[bool, typer.Option("--list", help="List the registered bots and exit.")] = False,
+    list_all: Annotated[bool, typer.Option(
+        "--all", help="With --list: also the baselines, research candidates, yardsticks (not for players).")
+    ] = False,
 ) -> None:
     """Pit bots against each other on paired decks and report deals, game points and Bummerls won with 95%
     intervals, ratings (for three or more bots), time per decision and deals per second.
@@ -81,10 +84,16 @@ def arena(
     from bummerl.bots.registry import describe_bots
 
     if list_bots:
-        for name, description in describe_bots(public_only=True):
-            typer.echo(f"{name:12} {description}")
-        typer.echo("cmd:COMMAND  an outside program speaking JSON lines (see examples/random_bot.py)")
+        rows = [*describe_bots(public_only=not list_all),
+                ("cmd:COMMAND", "an outside program speaking JSON lines (see examples/random_bot.py)")]
+        width = max(len(name) for name, _ in rows) + 2
+        for name, description in rows:
+            typer.echo(f"{name:{width}}{description}")
+        if not list_all:
+            typer.echo("(--list --all also lists the baselines and research candidates, e.g. expert-v1)")
         return
+    if list_all:
+        fail("--all goes with --list")
     if as_json and as_csv:
         fail("choose one of --json and --csv")
     config = make_config(bots, deals=deals, bummerls=bummerls, seed=seed, rules=rules, rule=rule,
