@@ -1,24 +1,22 @@
 """The game page of a game with a friend shows the opponent "away" with a countdown, enables the Claim button
-when the server allows the claim, and ends the Bummerl by a click; with clocks on it shows both (Playwright
+when the server allows the claim, and ends the Bummerl by a click; a friend away on their turn is said away,
+not thinking; with clocks on it shows both (Playwright
 driving Debian's chromium). The server runs in a thread with a hand-moved clock, so the test moves time
 instead of waiting three minutes; generous timeouts (two cores)."""
 
 from __future__ import annotations
 
 import re
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
 import pytest
-import uvicorn
 
 from bummerl.server import create_app
 from bummerl.server.online import KEY_HEADER
-from helpers.web import CHROMIUM, CHROMIUM_ARGS, browser_or_skip, free_port
+from helpers.web import CHROMIUM, CHROMIUM_ARGS, browser_or_skip, serving_in_thread
 
 playwright_api = browser_or_skip()
 expect = playwright_api.expect
@@ -40,19 +38,8 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def server(tmp_path: Path, clock: FakeClock) -> Iterator[str]:
-    port = free_port()
-    config = uvicorn.Config(create_app(home=tmp_path, workers=0, clock=clock), host="127.0.0.1", port=port,
-                            log_level="warning", access_log=False)
-    web = uvicorn.Server(config)
-    thread = threading.Thread(target=web.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not web.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    web.should_exit = True
-    thread.join(30)
+    with serving_in_thread(create_app(home=tmp_path, workers=0, clock=clock)) as address:
+        yield address
 
 
 @pytest.fixture
@@ -73,13 +60,15 @@ def page(server: str) -> Iterator[Any]:
 
 
 def friends(server: str, **body: Any) -> dict[str, Any]:
-    """Ann invites and Bob takes the seat over HTTP (Bob never opens the game: he is away): Ann's seat."""
+    """Ann invites and Bob takes the seat over HTTP (Bob never opens the game: he is away): Ann's seat, with
+    Bob's under ``"friend"``."""
     with httpx.Client(base_url=server) as http:
         ann = http.post("/api/players", json={"name": "Ann"}).json()
         bob = http.post("/api/players", json={"name": "Bob"}).json()
         made: dict[str, Any] = http.post("/api/friends", json=body, headers={KEY_HEADER: ann["key"]}).json()
         joined = http.post(f"/api/friends/{made['invite']}/join", headers={KEY_HEADER: bob["key"]})
         assert joined.status_code == 200, joined.text
+    made["friend"] = joined.json()
     return made
 
 
@@ -128,3 +117,24 @@ def test_the_page_shows_both_clocks(page: Any, server: str) -> None:
     expect(page.locator("#clock-opp")).to_contain_text("Bob 5:00")
     expect(page.locator("#presence .clock[data-running='true']")).to_have_count(1)
     expect(page.locator("#presence")).to_contain_text("(5+5)")
+
+
+def test_a_friend_away_on_their_turn_is_said_away_not_thinking(page: Any, server: str) -> None:
+    made = friends(server)
+    page.goto(made["url"])
+    game = page.locator("#game")
+    expect(game).to_have_attribute("data-turn", re.compile("^(me|opponent)$"))
+    if game.get_attribute("data-turn") == "me":
+        page.locator("#hand button.card:not(.unplayable)").first.click()
+    expect(game).to_have_attribute("data-turn", "opponent")
+    status = page.locator("#status")
+    expect(status).to_have_text("Bob is away — it is their turn")  # one state: not "Bob is thinking…" too
+    expect(page.locator("#away")).to_contain_text("Bob is away")
+    bob = page.context.browser.new_context()
+    try:
+        bob.new_page().goto(made["friend"]["url"])
+        # Bob comes back: the presence message alone (no new view for Ann) turns both to his turn.
+        expect(page.locator("#presence")).to_have_attribute("data-away", "false")
+        expect(status).to_have_text("Bob is thinking…")
+    finally:
+        bob.close()

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,7 @@ __all__ = [
     "new_page",
     "running_server",
     "server_fixture",
+    "serving_in_thread",
     "with_settings",
 ]
 
@@ -76,6 +79,28 @@ def browser_fixture(api: Any) -> Any:
             b.close()
 
     return browser
+
+
+@contextmanager
+def serving_in_thread(app: Any) -> Iterator[str]:
+    """The ASGI ``app`` served by uvicorn in a thread of this process (its clock, limits and store are the
+    test's to set); its address."""
+    import uvicorn
+
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    web = uvicorn.Server(config)
+    thread = threading.Thread(target=web.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not web.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        web.should_exit = True
+        thread.join(30)
 
 
 def server_fixture(name: str) -> Any:

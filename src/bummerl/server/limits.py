@@ -25,8 +25,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bummerl.errors import BummerlError
 
-__all__ = ["MESSAGES_BURST", "MESSAGES_PER_SECOND", "LimitReached", "Limits", "PostRateLimit", "RateLimit",
-           "SocketLimit", "check_games_in_progress", "games_in_progress"]
+__all__ = ["MESSAGES_BURST", "MESSAGES_PER_SECOND", "TOO_MANY_SOCKETS", "LimitReached", "Limits",
+           "PostRateLimit", "RateLimit", "SocketLimit", "check_games_in_progress", "games_in_progress"]
 
 #: Messages a client may send per second on average, and at once.
 MESSAGES_PER_SECOND = 20.0
@@ -204,22 +204,29 @@ class PostRateLimit:
         return bucket
 
 
+#: The reason of a socket refused by :class:`SocketLimit` (the page shows it).
+TOO_MANY_SOCKETS = "too many connections from your address"
+
+
 class SocketLimit:
     """ASGI middleware: at most ``most`` WebSocket connections open at once from one client address (0: no
-    limit); one more is closed before it is accepted (code 1013, "try again later"), so one address cannot
-    hold thousands of sockets and the memory behind them.
+    limit); one more is opened and closed at once (code 1013, "try again later", with the reason), so one
+    address cannot hold thousands of sockets and the memory behind them. It is opened first because a
+    browser sees a socket closed before it opens as a failed handshake (code 1006, as for a wrong token),
+    and its page could not say why.
 
     >>> import asyncio
     >>> opened = []
     >>> async def app(scope, receive, send): opened.append(scope["client"][0])
-    >>> async def refused(message): opened.append(message["code"])
+    >>> async def connect(): return {"type": "websocket.connect"}
+    >>> async def refused(message): opened.append(message.get("code", message["type"]))
     >>> limit = SocketLimit(app, 1)
     >>> limit.open["192.0.2.7"] = 1                     # one socket of that address is open
     >>> scope = {"type": "websocket", "client": ("192.0.2.7", 5000)}
-    >>> asyncio.run(limit(scope, None, refused))        # a second one is closed at once
+    >>> asyncio.run(limit(scope, connect, refused))     # a second one is opened and closed at once
     >>> asyncio.run(limit({**scope, "client": ("192.0.2.8", 1)}, None, None))
     >>> opened, limit.open
-    ([1013, '192.0.2.8'], {'192.0.2.7': 1})
+    (['websocket.accept', 1013, '192.0.2.8'], {'192.0.2.7': 1})
     """
 
     def __init__(self, app: ASGIApp, most: int) -> None:
@@ -234,7 +241,9 @@ class SocketLimit:
         client: Any = scope.get("client")
         address = str(client[0]) if client else ""
         if self.open.get(address, 0) >= self.most:
-            await send({"type": "websocket.close", "code": 1013, "reason": "too many connections"})
+            if (await receive())["type"] == "websocket.connect":
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": 1013, "reason": TOO_MANY_SOCKETS})
             return
         self.open[address] = self.open.get(address, 0) + 1
         try:

@@ -38,10 +38,12 @@ function add(name, text) {
 function connect(token) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/chat/${encodeURIComponent(gameId)}?token=${encodeURIComponent(token)}`);
+  let opened = false;  // its chat_log came
   socket.addEventListener("message", (e) => {
     const msg = JSON.parse(e.data);
     box.hidden = false;
     if (msg.type === "chat_log") {
+      opened = true;
       log.replaceChildren();
       for (const m of msg.messages) add(m.name, m.text);
     } else if (msg.type === "chat") {
@@ -55,7 +57,8 @@ function connect(token) {
     socket = null;
     box.dataset.connected = "false";
     if (e.code === 4403) { box.remove(); return; }  // not a game between two people
-    if (e.code >= 4000) return;  // refused for good (e.g. a damaged game): the reason is in the log
+    // Refused for good (a damaged game; too many connections as it opened): the game's status line says why.
+    if (e.code >= 4000 || (e.code === 1013 && !opened)) return;
     // A lost connection (a server restart, the network): open it again, as the game's socket does; the
     // server's chat_log then replaces what is shown.
     setTimeout(() => connect(token), Math.min(4000, 300 * 2 ** Math.min(retry++, 4)));

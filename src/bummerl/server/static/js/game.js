@@ -4,7 +4,7 @@
 import { backSvg, cardName, cardSpeech, cardSvg, speakable, suitIcon, suitName, suitSpeech } from "./cards.js";
 // presence.js listens to this page's messages: imported here, it is running before the socket opens (as a
 // <script> of its own it could finish loading after the first view had come, and miss it for good).
-import "./presence.js";
+import { isAway } from "./presence.js";
 import { SPEEDS, forgetGame, h, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -28,6 +28,12 @@ let gameEvents = [];          // every event of the game shown so far (the deal 
 let opener = null;           // the control that opened the dialog: focus goes back to it
 
 const ACTOR_KINDS = new Set(["play", "exchange", "close", "marry", "claim", "pass"]);
+// A trick taken stays on the table at least this long before the opponent's next move clears it, even at
+// the "instant" speed (else a trick the computer took and led after was never seen, only in the log).
+const TRICK_MS = 700;
+// Close codes of a socket refused as it opens, with no point in trying again by itself: the game cannot be
+// played now (open in another window, damaged; an error says why first) or too many connections.
+const REFUSED_FOR_GOOD = new Set([4409, 1013]);
 
 // ----------------------------------------------------------------------------- connecting
 
@@ -58,9 +64,33 @@ async function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(t)}`);
   socket = ws;
+  let viewed = false;  // a view came: the game opened on this socket
+  let why = "";        // the error the server sent before closing it
   ws.addEventListener("open", () => { retry = 0; });
-  ws.addEventListener("message", (e) => { pingSent = null; receive(JSON.parse(e.data)); });
-  ws.addEventListener("close", () => dropped(ws));
+  ws.addEventListener("message", (e) => {
+    pingSent = null;
+    const msg = JSON.parse(e.data);
+    if (msg.type === "view") viewed = true;
+    if (msg.type === "error") why = msg.reason;
+    receive(msg);
+  });
+  ws.addEventListener("close", (e) => {
+    if (!viewed && REFUSED_FOR_GOOD.has(e.code)) refused(ws, why || e.reason || `refused (${e.code})`);
+    else dropped(ws);
+  });
+}
+
+/** The server refused ``ws`` for good as it opened: say why in one line with a way to try again, instead of
+ *  trying again every few seconds for ever. */
+function refused(ws, why) {
+  if (ws !== socket) return;
+  socket = null;
+  closedByUs = true;  // nothing more is opened by itself
+  $("game").dataset.connected = "refused";
+  $("game").setAttribute("aria-busy", "false");
+  setStatus(`This game cannot be opened now: ${why}.`, true);
+  $("status").append(" ", h("button", { type: "button", "data-action": "reload", onclick: () => location.reload() },
+    "Try again"));
 }
 
 /** The connection ``ws`` is gone (closed, or found dead by the heartbeat): say so and open a new one. */
@@ -101,6 +131,7 @@ setInterval(() => {
 
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
+    if (closedByUs) return;  // refused: the status line says why and offers to try again
     setStatus("Not connected — reconnecting…", true);
     return;
   }
@@ -130,6 +161,8 @@ function receive(msg) {
     const offer = `${msg.by} asks for a rematch: Rematch… (the friend page) takes your seat`;
     if (modalKind === "over") $("modal-body").append(h("p", { class: "why", id: "rematch-offer", text: offer }));
     else setStatus(offer);
+  } else if (msg.type === "presence") {  // a friend came or went: "is away" or "is thinking"
+    if (view && !statusIsError) prompt();
   } else if (msg.type === "analysis") {
     showAnalysis(msg);
   } else if (msg.type === "review") {
@@ -144,8 +177,10 @@ async function pump() {
     const frame = frames[0];
     const delay = SPEEDS[settings.speed] ?? 0;
     const theirs = !frame.replay && frame.events.some((e) => ACTOR_KINDS.has(e.kind) && e.seat !== null && e.seat !== seat);
-    if (theirs && delay > 0) {
-      const wait = lastShown + delay - performance.now();
+    const trickShown = view && view.phase === "playing" && !view.deal.lead && view.deal.tricks.length > 0;
+    const least = Math.max(delay, trickShown ? TRICK_MS : 0);
+    if (theirs && least > 0) {
+      const wait = lastShown + least - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
     frames.shift();
@@ -482,6 +517,8 @@ function prompt() {
   if (view.phase === "game_over") return setStatus(view.winner === seat ? "You won the Bummerl!" : `${name(1 - seat)} won the Bummerl.`);
   if (view.phase === "deal_over") return setStatus("The deal is over — Enter for the next deal");
   if (view.friend_to_come) return setStatus("Waiting for your friend to open the invitation link (the friend page has it to copy)");
+  // A friend away on their turn is not thinking (presence.js shows the countdown to the claim).
+  if (view.waiting_for === 1 - seat && isAway(1 - seat)) return setStatus(`${name(1 - seat)} is away — it is their turn`);
   if (view.thinking || view.waiting_for !== seat) return setStatus(`${name(1 - seat)} is thinking…`);
   if (!acts.length) return setStatus("");
   if (acts.includes("pass")) return setStatus("All cards are played: claim 66 (g) if you have it, or pass (p)");

@@ -96,10 +96,15 @@ function drawClock(c, s) {
   return low;
 }
 
+/** Whether seat ``s`` is away (no connection while the game is on), as of the server's last word. */
+export function isAway(s) {
+  return Boolean(state && state.seats[s] && state.seats[s].away && !state.ended);
+}
+
 function draw() {
   if (!state) return;
   const opp = 1 - seat;
-  const away = Boolean(state.seats[opp] && state.seats[opp].away && !state.ended);
+  const away = isAway(opp);
   const news = [];
   show(clocksLine, Boolean(state.clocks));
   if (state.clocks) {

@@ -1,0 +1,138 @@
+"""The game page's table and connection (Playwright driving Debian's chromium): at the "instant" speed a trick
+the computer takes stays on the table a moment before its next lead clears it; a socket the server refuses
+for good as it opens (the game open in another window: 4409; too many connections: 1013) is not tried again
+and again: the page says why in one line and offers to try again. The server runs in a thread (its limits
+and the store's leases are set by the test); generous timeouts (two cores)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+
+from bummerl.server import create_app
+from bummerl.server.limits import Limits
+from bummerl.server.online import KEY_HEADER
+from helpers.web import SETTINGS, browser_fixture, browser_or_skip, new_page, serving_in_thread
+
+playwright_api = browser_or_skip()
+expect = playwright_api.expect
+TIMEOUT = 30_000  # ms
+#: Deal 1 of test_web.py: the computer deals, you lead with JH KH QH AS TH; the trump card is AH.
+DECK = "JH KH QH JC QC KC AH AS TH JD QD TC AC KD TD AD JS QS KS TS"
+#: Counts the page's WebSocket openings and their close codes (before the page's scripts run).
+SOCKETS = """window.__sockets = []; const Opened = window.WebSocket;
+window.WebSocket = class extends Opened { constructor(...a) { super(...a);
+  const i = window.__sockets.length; window.__sockets.push(null);
+  this.addEventListener('close', (e) => { window.__sockets[i] = e.code; }); } };"""
+
+browser = browser_fixture(playwright_api)
+
+
+def serving(home: Path, limits: Limits | None = None) -> AbstractContextManager[str]:
+    """The web game over ``home`` in a thread; its address."""
+    return serving_in_thread(create_app(home=home, workers=0, limits=limits))
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    errors: list[str] = []
+    tab = new_page(browser, TIMEOUT, errors=errors, console=False)  # (a refused socket logs a console error)
+    expect.set_options(timeout=TIMEOUT)
+    tab.add_init_script(SOCKETS)
+    yield tab
+    tab.context.close()
+    assert errors == []
+
+
+def open_game(page: Any, server: str) -> dict[str, Any]:
+    page.goto(server + "/")
+    page.evaluate(f"localStorage.setItem('bummerl.settings', '{SETTINGS}')")  # speed: instant
+    game: dict[str, Any] = httpx.post(server + "/api/games", json={
+        "rules": "standard", "level": "easy", "seed": 1, "dealer": 1, "decks": [DECK]}).json()
+    page.goto(game["url"])
+    return game
+
+
+def sockets(page: Any) -> list[int | None]:
+    """The close code of each socket the page opened (None: still open)."""
+    codes: list[int | None] = page.evaluate("window.__sockets")
+    return codes
+
+
+def test_at_instant_speed_a_trick_the_computer_takes_is_shown_before_its_next_lead(page: Any,
+                                                                                tmp_path: Path) -> None:
+    with serving(tmp_path) as server:
+        # How long each state of the trick's caption was drawn, from a watcher set before the page's scripts.
+        page.add_init_script("""window.__captions = []; document.addEventListener('DOMContentLoaded', () => {
+            const caption = document.getElementById('trick-caption');
+            const seen = () => window.__captions.push([caption.textContent, performance.now()]);
+            const all = {childList: true, characterData: true, subtree: true};
+            if (caption) new MutationObserver(seen).observe(caption, all); });""")
+        open_game(page, server)
+        game = page.locator("#game")
+        while True:  # the first card that may be played, until the computer has taken a trick and led
+            expect(game).to_have_attribute("data-turn", "me")
+            captions = page.evaluate("window.__captions")
+            taken = [i for i, (text, _) in enumerate(captions[:-1]) if text == "Last trick → Computer"]
+            if taken:
+                break
+            assert game.get_attribute("data-phase") == "playing", "the computer took no trick"
+            tricks = int(game.get_attribute("data-tricks") or 0)
+            page.locator("#hand button.card:not(.unplayable)").first.click()
+            expect(game).to_have_attribute("data-tricks", str(tricks + 1))  # each card here ends a trick
+        shown = [captions[i + 1][1] - captions[i][1] for i in taken]
+        assert min(shown) >= 600, shown  # (it was drawn for 0-15 ms, cleared by the computer's lead)
+
+
+def test_a_game_open_in_another_window_is_not_tried_again_and_again(page: Any, tmp_path: Path) -> None:
+    from bummerl.rules import Rules
+    from bummerl.session import PlaySession
+    from bummerl.store import GameStore
+
+    terminal = PlaySession.new(Rules.preset("standard"), level="easy", seed=2, home=tmp_path)
+    terminal.close()
+    with serving(tmp_path) as server, GameStore.open(tmp_path) as store:
+        seat = httpx.post(f"{server}/api/games/{terminal.id}/resume").json()
+        with store.lease(terminal.id, "terminal"):  # open in the terminal
+            page.goto(seat["url"])
+            status = page.locator("#status")
+            expect(status).to_have_text(
+                "This game cannot be opened now: this game is open in another window. Try again")
+            expect(page.locator("#game")).to_have_attribute("data-connected", "refused")
+            time.sleep(2)  # the page tried again within 0.3-0.6 s, for ever
+            assert sockets(page) == [4409]
+        page.locator('#status [data-action="reload"]').click()  # the terminal has let it go
+        expect(page.locator("#hand button.card").first).to_be_visible()
+        assert sockets(page) == [None]  # (the page was loaded again)
+
+
+def test_a_socket_over_the_limit_is_told_why_and_not_tried_again_and_again(page: Any, tmp_path: Path) -> None:
+    with serving(tmp_path, Limits(sockets_per_address=2)) as server:
+        with httpx.Client(base_url=server) as http:  # a friend game: the page opens the game and the chat
+            ann = http.post("/api/players", json={"name": "Ann"}).json()
+            bob = http.post("/api/players", json={"name": "Bob"}).json()
+            made = http.post("/api/friends", json={}, headers={KEY_HEADER: ann["key"]}).json()
+            http.post(f"/api/friends/{made['invite']}/join", headers={KEY_HEADER: bob["key"]})
+        page.goto(made["url"])
+        expect(page.locator("#hand button.card").first).to_be_visible()
+        expect(page.locator("#chat")).to_have_attribute("data-connected", "true")
+        other = page.context.new_page()  # the same game in a second tab: two sockets too many
+        other.add_init_script(SOCKETS)
+        other.goto(made["url"])
+        expect(other.locator("#status")).to_have_text(
+            "This game cannot be opened now: too many connections from your address. Try again")
+        time.sleep(2)
+        # Neither the game's socket nor the chat's is tried again (before, the game's was a failed handshake:
+        # tried 4 times, then the game forgotten by this browser; the chat's was tried for ever).
+        assert sorted(sockets(other), key=str) == [1013, 1013]
+        kept = other.evaluate("Object.keys(JSON.parse(localStorage.getItem('bummerl.games')))")
+        assert kept == [made["id"]]
+        page.close()  # the first tab closed: room again
+        other.locator('#status [data-action="reload"]').click()
+        expect(other.locator("#hand button.card").first).to_be_visible()
