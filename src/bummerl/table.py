@@ -213,13 +213,26 @@ class Event:
 # ----------------------------------------------------------------------------- the table
 
 
+def drawn_first_dealer(seed: int) -> int:
+    """The first dealer a table with ``seed`` draws: from a generator of its own, apart from the one that
+    shuffles the decks (the same stream's first number would tell the first deal's bottom talon card).
+
+    >>> [drawn_first_dealer(seed) for seed in range(8)]
+    [0, 1, 1, 1, 0, 0, 1, 1]
+    """
+    return Random(f"bummerl first dealer {seed}").randrange(2)
+
+
+
 class Table:
     """A Bummerl between two seats, seat 0 and seat 1, with its event log.
 
     ``decks`` optionally fixes the deck order (card indices, top first) of the first deals (to set up a
     situation, e.g. in tests); later deals come from ``seed``. ``first_dealer`` None draws it from the seed,
     apart from the decks' draws: a table built again from a stored game (with the first dealer it stored)
-    then deals its later deals exactly as the first one would have.
+    then deals its later deals exactly as the first one would have. It is drawn from a generator of its own
+    (:func:`drawn_first_dealer`), not the first number of the decks' one: that number also places the first
+    deal's bottom talon card, which the dealer everyone sees would give away.
 
     >>> from bummerl.rules import Rules
     >>> seats = (Seat("A"), Seat("B"))
@@ -245,7 +258,7 @@ class Table:
         self.card_style: CardStyle = card_style
         self.decks: list[tuple[int, ...]] = [tuple(int(c) for c in d) for d in decks]
         if first_dealer is None:  # drawn here, not from the game's own generator (see the class docstring)
-            first_dealer = Random(seed).randrange(2)
+            first_dealer = drawn_first_dealer(seed)
         self.game = Bummerl(rules, seed=seed, first_dealer=first_dealer)
         self.first_dealer = self.game.first_dealer
         self.events: list[Event] = []
