@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
+from random import Random
 
 from bummerl.actions import Action
 from bummerl.bots.base import Bot
@@ -57,7 +58,9 @@ def computer_bot(level: str, seed: int) -> Bot:
 
     if check_kind(level) not in COMPUTER_LEVELS:
         raise StoreError(f"{level!r} is not a computer level")
-    return make_bot(level, seed)
+    # Its random numbers come from a generator of its own: seeded with the game's seed, which also shuffles
+    # the first deal, its first choices told which cards could lie at the bottom of the talon.
+    return make_bot(level, Random(f"bummerl computer {seed}").getrandbits(62))
 
 
 class PlaySession:
