@@ -55,9 +55,11 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
+from http.client import HTTPException
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -258,7 +260,10 @@ async def play_seat(url: str, record: Seat, rng: random.Random, tally: Tally, re
         generation = await steady(restart)
         pending: tuple[Sent, float, tuple[Any, ...]] | None = None  # the act sent and not yet answered
         try:
-            async with connect(url, max_size=1 << 22, open_timeout=60, close_timeout=5) as ws:
+            # (no keepalive pings of its own: a loaded machine that stalls the client 20 s would close the
+            # socket in the same server generation, an error; STALL_TIMEOUT watches for a silent server)
+            async with connect(url, max_size=1 << 22, open_timeout=60, close_timeout=5,
+                               ping_interval=None) as ws:
                 last: dict[str, Any] | None = None
                 while True:
                     try:
@@ -351,7 +356,7 @@ async def across_restart(restart: Restart, set_up: Callable[[], Awaitable[T]]) -
             return await set_up()
         except urllib.error.HTTPError:  # an answer, not a cut-off
             raise
-        except OSError:  # (a connection reset or refused, a timeout: all OSErrors)
+        except (OSError, HTTPException):  # (reset, refused, a timeout; an answer cut short)
             if restart.generation == generation:
                 raise
 
@@ -570,6 +575,7 @@ def report(tally: Tally, seconds: float, games: int, server_kib: int, workers_ki
         f"{tally.phantom} stored actions nobody sent",
         f"errors               {len(tally.errors)}"
         + (f"  (first: {tally.errors[0]})" if tally.errors else ""),
+        *[f"  {n} x {error}" for error, n in Counter(tally.errors).most_common(5) if len(tally.errors) > 1],
         f"memory (VmRSS)       server {server_kib / 1024:.0f} MiB; {len(workers_kib)} thinking workers "
         f"{sum(workers_kib) / 1024:.0f} MiB in all",
     ]
