@@ -7,6 +7,8 @@ import os
 import random
 import socket
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,7 +28,10 @@ from bummerl.store import (
     data_dir,
 )
 from bummerl.table import FirstLegal
-from helpers.store import legacy
+from helpers.store import first_schema, legacy
+from helpers.unprivileged import unprivileged
+
+CLI = (sys.executable, "-c", "from bummerl.cli import main; main()")
 
 
 @pytest.fixture
@@ -159,9 +164,6 @@ store.close()
 
 
 def play_games(home: Path, first_seed: int, end: str) -> None:
-    import subprocess
-    import sys
-
     subprocess.run([sys.executable, "-c", CRASH, str(home), str(first_seed), end], check=True, timeout=300)
 
 
@@ -265,13 +267,67 @@ def test_a_game_stored_before_given_decks_were_kept_loads_after_the_upgrade(home
     GameStore.open().close()
     session = new_session(home, seed=3)
     session.close()
-    db = raw(home)  # back to the first schema, as an older bummerl left it
-    db.execute("DROP TABLE given_decks")
-    db.execute("PRAGMA user_version = 1")
-    db.close()
+    first_schema(home)  # as an older bummerl left it
     with GameStore.open() as store:
         assert store.schema_version == len(MIGRATIONS) == 2
         assert store.load(session.id).given_decks == ()
+
+
+def read_only(home: Path, *commands: list[str]) -> list[subprocess.CompletedProcess[str]]:
+    """Run ``bummerl`` commands as a normal user on the store in ``home`` made read-only (file and
+    directory), as a backup or a disk mounted read-only is."""
+    os.chmod(home / DB_NAME, 0o444)
+    os.chmod(home, 0o555)
+    env = {**os.environ, "BUMMERL_HOME": str(home)}
+    try:
+        return [subprocess.run(unprivileged([*CLI, *args]), capture_output=True, text=True, env=env,
+                               timeout=120) for args in commands]
+    finally:
+        os.chmod(home, 0o755)
+        os.chmod(home / DB_NAME, 0o644)
+
+
+def test_a_read_only_store_of_the_previous_schema_is_listed_exported_and_counted_unchanged(
+    home: Path,
+) -> None:
+    session = new_session(home, seed=3)
+    play_some(session, 30)  # deals finished, and one in play
+    session.close()
+    first_schema(home)  # a backup made by the previous release: no given decks, not to be upgraded
+    before = (home / DB_NAME).read_bytes()
+    listed, exported, counted = read_only(home, ["games"], ["games", "export", session.id[:6]], ["stats"])
+    assert listed.returncode == 0 and listed.stdout.split()[0] == session.id, listed.stderr
+    assert exported.returncode == 0, exported.stderr  # the finished deals (the one in play is left out)
+    assert GameRecord.loads(exported.stdout).deals == session.table.record().deals[:-1] != ()
+    assert counted.returncode == 0 and "easy" in counted.stdout, counted.stderr
+    assert (home / DB_NAME).read_bytes() == before  # not migrated, nothing written
+    assert sorted(p.name for p in home.iterdir()) == [DB_NAME]
+
+
+def test_an_older_store_read_as_it_is_sees_given_decks_once_another_bummerl_upgrades_it(home: Path) -> None:
+    old = new_session(home, seed=3)
+    old.close()
+    first_schema(home)
+    with GameStore._open_read_only(home / DB_NAME) as store:  # as GameStore.open(reading=True) on a backup
+        assert store.schema_version == 1 and store.load(old.id).given_decks == ()
+        deck = tuple(int(c) for c in full_pack(False))
+        given = PlaySession.new(Rules.preset("standard"), seed=8, first_dealer=0, home=home, bot=FirstLegal(),
+                                decks=[deck])  # upgrades the store, then stores a game with a given deck
+        given.close()
+        assert store.load(given.id).given_decks == (deck,)
+        assert store.load(old.id).given_decks == ()
+
+
+def test_a_read_only_store_of_a_newer_schema_is_refused_in_one_line(home: Path) -> None:
+    new_session(home, seed=3).close()
+    raw(home).execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    before = (home / DB_NAME).read_bytes()
+    (listed,) = read_only(home, ["games"])
+    assert listed.returncode == 2, listed.stdout
+    assert listed.stderr.strip() == (f"error: the game database {home / DB_NAME} has schema version "
+                                     f"{len(MIGRATIONS) + 1}, newer than this bummerl knows "
+                                     f"({len(MIGRATIONS)}): upgrade bummerl")
+    assert (home / DB_NAME).read_bytes() == before
 
 
 def test_a_finished_game_is_stored_finished_with_its_record_replayable(home: Path) -> None:

@@ -159,6 +159,8 @@ MIGRATIONS: list[tuple[str, ...]] = [
         )""",
     ),
 ]
+#: The schema version from which the table ``given_decks`` exists (an older store's games have none).
+_GIVEN_DECKS_SINCE = 2
 
 
 # ----------------------------------------------------------------------------------------------- errors
@@ -418,9 +420,11 @@ class Appended:
 class GameStore:
     """The SQLite game store (see the module docstring); thread-safe, one per process is enough."""
 
-    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+    def __init__(self, path: Path, connection: sqlite3.Connection, schema: int = len(MIGRATIONS)) -> None:
         self.path = path
         self._db = connection
+        #: The schema version when opened: the current one, or an older one read as it is (read-only).
+        self._schema = schema
         self._lock = threading.RLock()
         self._held: dict[str, str] = {}
         #: Problems met while importing old JSON saves this time (each is also kept in the database).
@@ -434,7 +438,8 @@ class GameStore:
 
         Raises :class:`StoreError` with one line when the directory cannot be written or the database is
         damaged or newer than this bummerl. With ``reading`` (a listing, an export) a store that cannot be
-        written (a read-only directory or file: a backup, a mounted disk) is opened read-only instead.
+        written (a read-only directory or file: a backup, a mounted disk) is opened read-only instead, an
+        older schema read as it is (not migrated: nothing is written).
         """
         home = data_dir() if home is None else Path(home)
         path = home / DB_NAME
@@ -481,7 +486,8 @@ class GameStore:
 
     @classmethod
     def _open_read_only(cls, path: Path) -> GameStore:
-        """The store at ``path`` for reading only: no migration, no import, no lease (see :meth:`open`)."""
+        """The store at ``path`` for reading only: no migration, no import, no lease (see :meth:`open`).
+        A store of an older schema (from schema version 1 on) is read as it is."""
         base = _read_only_uri(path)
         # A store in WAL mode needs its -shm file, which a read-only directory may not hold: then it is read
         # as immutable (nobody can write there either).
@@ -502,12 +508,15 @@ class GameStore:
             except (sqlite3.DatabaseError, UnicodeDecodeError) as err:
                 db.close()
                 raise StoreError(f"the game database {path} is damaged: {err}") from None
-            if version != len(MIGRATIONS):
+            refusal = _schema_refusal(path, version)
+            if refusal is None and version == 0:  # no bummerl tables yet (an empty file, another program's)
+                refusal = StoreError(f"the game database {path} cannot be written, and its schema (version "
+                                     f"0) is not this bummerl's ({len(MIGRATIONS)}): copy it to a writable "
+                                     "directory and point BUMMERL_HOME there")
+            if refusal is not None:
                 db.close()
-                raise StoreError(f"the game database {path} cannot be written, and its schema (version "
-                                 f"{version}) is not this bummerl's ({len(MIGRATIONS)}): copy it to a "
-                                 "writable directory and point BUMMERL_HOME there")
-            return cls(path, db)
+                raise refusal
+            return cls(path, db, version)
         raise AssertionError("unreachable")
 
     def store_error(self, err: sqlite3.Error) -> StoreError:
@@ -526,12 +535,9 @@ class GameStore:
             return  # up to date: no write lock needed (a writer elsewhere does not block opening)
         with self._tx() as db:
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version < 0:
-                raise StoreError(f"the game database {self.path} is damaged (schema version {version}); "
-                                 "move it away to start afresh")
-            if version > len(MIGRATIONS):
-                raise StoreError(f"the game database {self.path} has schema version {version}, newer than "
-                                 f"this bummerl knows ({len(MIGRATIONS)}): upgrade bummerl")
+            refusal = _schema_refusal(self.path, version)
+            if refusal is not None:
+                raise refusal
             for number in range(version, len(MIGRATIONS)):
                 for statement in MIGRATIONS[number]:
                     db.execute(statement)
@@ -783,7 +789,8 @@ class GameStore:
                                    "ORDER BY deal_index", (game_id,)).fetchall()
                 actions = db.execute("SELECT deal_index, seq, action FROM actions WHERE game_id = ? "
                                      "ORDER BY deal_index, seq", (game_id,)).fetchall()
-                given = db.execute("SELECT decks FROM given_decks WHERE game_id = ?", (game_id,)).fetchone()
+                given = db.execute("SELECT decks FROM given_decks WHERE game_id = ?",
+                                   (game_id,)).fetchone() if self._has_given_decks(db) else None
             except sqlite3.Error as err:
                 if _unreadable(err):
                     raise GameDamaged(game_id, f"its rows cannot be read ({err})") from None
@@ -797,6 +804,12 @@ class GameStore:
             return game if given is None else replace(game, given_decks=_given_decks(game.rules, given[0]))
         except (BummerlError, ValueError, TypeError, KeyError, RecursionError) as err:
             raise GameDamaged(str(row[0]), str(err)[:200]) from None
+
+    def _has_given_decks(self, db: sqlite3.Connection) -> bool:
+        """Whether the store has the table of given decks: an older store read as it is (read-only) has
+        not, unless another bummerl has upgraded it since (read in the caller's read transaction)."""
+        return self._schema >= _GIVEN_DECKS_SINCE or (
+            db.execute("PRAGMA user_version").fetchone()[0] >= _GIVEN_DECKS_SINCE)
 
     def games(self) -> Iterator[StoredGame | GameDamaged]:
         """Every stored game, the most recently played first; a damaged one is yielded as its error."""
@@ -985,6 +998,23 @@ def _check_with_its_log(path: Path) -> None:
             f"the game database {path} is damaged together with its log {log.name} ({verdict[0][:120]}); "
             f"if {log.name} does not belong to it (a backup copied over {path.name}, or files from another "
             f"computer), move {log.name} and {path.name}-shm away, and {path.name} opens as it is")
+
+
+def _schema_refusal(path: Path, version: int) -> StoreError | None:
+    """Why this bummerl cannot use a database of schema ``version`` (damaged, or newer), if it cannot.
+
+    >>> print(_schema_refusal(Path("games.db"), 99))  # doctest: +ELLIPSIS
+    the game database games.db has schema version 99, newer than this bummerl knows (...): upgrade bummerl
+    >>> _schema_refusal(Path("games.db"), 1) is None
+    True
+    """
+    if version < 0:
+        return StoreError(f"the game database {path} is damaged (schema version {version}); "
+                          "move it away to start afresh")
+    if version > len(MIGRATIONS):
+        return StoreError(f"the game database {path} has schema version {version}, newer than "
+                          f"this bummerl knows ({len(MIGRATIONS)}): upgrade bummerl")
+    return None
 
 
 def _read_only_uri(path: Path) -> str:

@@ -1,14 +1,17 @@
-"""Helpers for the game store's tests: old JSON saves as bummerl 0.1 wrote them."""
+"""Helpers for the game store's tests: old JSON saves as bummerl 0.1 wrote them, a store as the release
+before the given decks left it."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 from bummerl.records import GameRecord
 from bummerl.rules import Rules
+from bummerl.store import DB_NAME
 
-__all__ = ["legacy"]
+__all__ = ["first_schema", "legacy"]
 
 
 def legacy(home: Path, name: str, **fields: object) -> Path:
@@ -30,3 +33,13 @@ def legacy(home: Path, name: str, **fields: object) -> Path:
     path.parent.mkdir(exist_ok=True)
     path.write_text(json.dumps(body))
     return path
+
+
+def first_schema(home: Path) -> None:
+    """Take the store in ``home`` (no game open) back to schema version 1, as the release before the given
+    decks left it: no table ``given_decks``, and no log beside ``games.db``."""
+    db = sqlite3.connect(home / DB_NAME, isolation_level=None)
+    db.execute("DROP TABLE given_decks")
+    db.execute("PRAGMA user_version = 1")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()  # the last connection: the log is written into games.db and removed
