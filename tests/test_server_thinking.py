@@ -105,3 +105,42 @@ def test_a_quick_levels_move_waits_behind_no_other_games_thinking(
     finally:
         thinker.close()
     assert done == ["easy", "expert 1", "hard", "expert 2", "analysis"]  # easy: no worker at all
+
+
+def test_a_review_waits_behind_quick_moves_for_3_seconds_not_for_ever() -> None:
+    # Strict priority starved it: with one worker and two players making hard moves back to back, a review
+    # waited as long as the moves kept coming (review of ced146d: over 6 s for 0.05 s of work). The clock
+    # here is the test's: each hard move served moves it 0.25 s, so nothing races real time.
+    import asyncio
+
+    from bummerl import Deal, Rules, View
+    from bummerl.server.thinker import PRIORITY, analyse_view
+
+    view = View.of(Deal.random(Rules.preset("standard"), 8), 0)
+    thinker = Thinker(1)
+    now = [0.0]
+    thinker.clock = lambda: now[0]
+    done: list[str] = []
+
+    async def player() -> None:
+        for _ in range(15):
+            await thinker.decide("hard", 1, view)
+            done.append("hard")
+            now[0] += 0.25
+
+    async def review() -> None:
+        await thinker.run(analyse_view, view, 2, priority=PRIORITY["review"])
+        done.append("review")
+
+    async def main() -> None:
+        # created in one go: the first player's move takes the only worker, the second's and the review wait
+        await asyncio.gather(player(), player(), review())
+
+    try:
+        asyncio.run(main())
+    finally:
+        thinker.close()
+    assert len(done) == 31
+    # it waits for the moves that came in the 3 s after it (12 of them, and the one being made), then goes
+    moves_before = done.index("review")
+    assert 12 <= moves_before <= 14, done

@@ -35,6 +35,7 @@ import signal
 import socket
 import struct
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.process import BaseProcess
@@ -43,7 +44,7 @@ from typing import Any, TypeVar
 from bummerl.actions import Action
 from bummerl.view import View
 
-__all__ = ["DEFAULT_WORKERS", "PRIORITY", "Thinker", "WorkerDied", "analyse_view", "decide",
+__all__ = ["AGING", "DEFAULT_WORKERS", "PRIORITY", "Thinker", "WorkerDied", "analyse_view", "decide",
            "review_decisions"]
 
 T = TypeVar("T")
@@ -203,8 +204,12 @@ class _Worker:
 
 #: The order in which jobs waiting for a busy worker get one: ``hard``'s moves (milliseconds) before the
 #: expert's, analyses and reviews (session 13's soak: all in one queue, an easy game's answer had p50 3.4 ms
-#: alone and p95 1.2 s beside three expert games).
+#: alone and p95 1.2 s beside three expert games). A job's priority improves with its wait (:data:`AGING`).
 PRIORITY = {"quick decision": 0, "deep decision": 1, "analysis": 2, "review": 3}
+#: Seconds of waiting that raise a waiting job by one step of :data:`PRIORITY`: a review waits for the
+#: quick moves that come up to 3 s after it, not for ever (strict priority starved it while ``hard``
+#: games kept moving: one worker, two players, a review answered only when they stopped).
+AGING = 1.0
 #: The levels decided on the event loop itself, without a worker (a rule-of-thumb bot: ~0.1 ms a decision,
 #: measured over 200 positions; ``hard`` solves worlds: median 5 ms, p95 60 ms, so it goes to a worker).
 LEVELS_IN_LOOP = frozenset({"random", "easy", "medium"})
@@ -215,7 +220,16 @@ class Thinker:
 
     ``workers=0`` runs them in one background thread instead (handy for quick tests; never two at once,
     as the solver is not re-entrant). ``decide_fn`` replaces :func:`decide` (it must pickle: a module-level
-    function). Jobs wait their turn in order when every worker is busy. Call :meth:`close` when done.
+    function). Call :meth:`close` when done.
+
+    When every worker is busy, a job waits with the key ``arrival + priority * AGING`` (seconds of
+    :attr:`clock`), and a worker set free takes the waiting job of the lowest key (of equal keys, the first
+    to come). That is aging: a job gains one step of :data:`PRIORITY` for every :data:`AGING` seconds it
+    has waited; as all waiting jobs gain alike, their order never changes while they wait, so the key is
+    fixed and the queue a heap. A ``hard`` move still goes before an expert decision, an analysis or a
+    review that came less than 1, 2 or 3 s before it; and no wait is unbounded: a key is never below its
+    job's arrival, so every job that comes after a job's key goes after that job, which waits only for the
+    jobs that came before its key (at most 3 s after itself), however many keep coming.
     """
 
     def __init__(self, workers: int = DEFAULT_WORKERS,
@@ -225,15 +239,18 @@ class Thinker:
         self._ctx = multiprocessing.get_context("spawn")
         self._idle: list[_Worker] = [_Worker(self._ctx) for _ in range(workers)]
         self._all = list(self._idle)
-        # Jobs waiting for a worker, cheapest kind first (see PRIORITY), in order of arrival within a kind.
-        self._waiting: list[tuple[int, int, asyncio.Future[_Worker]]] = []
+        # Jobs waiting for a worker: (arrival + priority * AGING, arrival number, waiter), lowest first.
+        self._waiting: list[tuple[float, int, asyncio.Future[_Worker]]] = []
         self._arrivals = itertools.count()
+        #: The arrival times of waiting jobs (seconds; a test sets a clock of its own).
+        self.clock: Callable[[], float] = time.monotonic
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="bummerl-thinker") if workers <= 0 else None
         self._closed = False
 
     async def run(self, fn: Callable[..., T], *args: Any, priority: int = PRIORITY["analysis"]) -> T:
         """``fn(*args)`` in a worker (``fn`` and the arguments must pickle); its exception is raised here.
-        When every worker is busy it waits behind the jobs of a lower ``priority`` (:data:`PRIORITY`)."""
+        When every worker is busy it waits its turn by ``priority`` (:data:`PRIORITY`) and by how long it
+        has waited (:data:`AGING`; see :class:`Thinker`)."""
         if self._closed:
             raise RuntimeError("the thinker is closed")
         if self._thread is not None:
@@ -264,7 +281,7 @@ class Thinker:
         if self._idle:
             return self._idle.pop()
         waiter: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (priority, next(self._arrivals), waiter))
+        heapq.heappush(self._waiting, (self.clock() + priority * AGING, next(self._arrivals), waiter))
         try:
             return await waiter
         except asyncio.CancelledError:
