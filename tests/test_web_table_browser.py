@@ -18,7 +18,7 @@ import pytest
 from bummerl.server import create_app
 from bummerl.server.limits import Limits
 from bummerl.server.online import KEY_HEADER
-from helpers.web import SETTINGS, browser_fixture, browser_or_skip, new_page, serving_in_thread
+from helpers.web import SETTINGS, browser_fixture, browser_or_skip, choose_name, new_page, serving_in_thread
 
 playwright_api = browser_or_skip()
 expect = playwright_api.expect
@@ -136,3 +136,29 @@ def test_a_socket_over_the_limit_is_told_why_and_not_tried_again_and_again(page:
         page.close()  # the first tab closed: room again
         other.locator('#status [data-action="reload"]').click()
         expect(other.locator("#hand button.card").first).to_be_visible()
+
+
+def test_a_spectator_over_the_socket_limit_is_told_why_and_not_tried_again_and_again(
+        page: Any, browser: Any, tmp_path: Path) -> None:
+    with serving(tmp_path, Limits(sockets_per_address=2)) as server:
+        with httpx.Client(base_url=server) as http:
+            ann = http.post("/api/players", json={"name": "Ann"}).json()
+            bob = http.post("/api/players", json={"name": "Bob"}).json()
+            made = http.post("/api/friends", json={}, headers={KEY_HEADER: ann["key"]}).json()
+            http.post(f"/api/friends/{made['invite']}/join", headers={KEY_HEADER: bob["key"]})
+        page.goto(made["url"])  # Ann's game and chat: the address's two sockets
+        expect(page.locator("#chat")).to_have_attribute("data-connected", "true")
+        cid = new_page(browser, TIMEOUT, console=False)  # a third person, from the same address
+        try:
+            cid.add_init_script(SOCKETS)
+            cid.goto(f"{server}/friend/{made['invite']}")
+            choose_name(cid, "Cid")  # the seats are taken: Cid watches
+            expect(cid.locator("#online-status")).to_have_text(
+                "This game cannot be watched now: too many connections from your address. Try again")
+            time.sleep(2)  # (before, it tried again every few seconds for ever)
+            assert sockets(cid) == [1013]
+            page.close()  # room again
+            cid.locator('#online-status [data-action="reload"]').click()
+            expect(cid.locator("#watch-box")).to_have_attribute("data-connected", "true")
+        finally:
+            cid.context.close()

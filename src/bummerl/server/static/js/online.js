@@ -148,6 +148,19 @@ function watchPresence(p, names) {
 }
 
 let watchRetry = 0;
+let watchedOnce = false;  // a spectator's socket of this page has had a message
+
+/** The spectator's socket was refused for good: one line says why, with a way to try again. */
+function watchRefused(why) {
+  $("online").dataset.state = "refused";
+  status(`This game cannot be watched now: ${why}.`, true);
+  const again = document.createElement("button");
+  again.type = "button";
+  again.dataset.action = "reload";
+  again.textContent = "Try again";
+  again.addEventListener("click", () => location.reload());
+  $("online-status").append(" ", again);
+}
 let watchStyle = null;  // the game's card faces (the invitation's)
 let watching = "";  // the status line while connected ("Ann and Bob are playing; you are watching.")
 
@@ -158,18 +171,28 @@ function watch() {
   $("online").dataset.state = "watching";
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/watch/${encodeURIComponent(invite)}`);
-  socket.addEventListener("open", () => { $("watch-box").dataset.connected = "true"; });
+  let opened = false;  // the handshake went through
+  let told = false;    // a message of the game came (not only an error)
+  let why = "";        // the error the server sent before closing it
+  socket.addEventListener("open", () => { opened = true; $("watch-box").dataset.connected = "true"; });
   socket.addEventListener("close", (e) => {
     $("watch-box").dataset.connected = "false";
     if (e.code === 4403) {  // no such invitation (or not a game between two people): nothing to wait for
       status("This game cannot be watched.", true);
       return;
     }
+    // Refused for good as it opened (too many connections; the game cannot be loaded now), or four
+    // handshakes in a row refused before this page ever watched (a browser cannot tell why; after a
+    // server restart it keeps trying): say so once, with a way to try again.
+    if (!told && (e.code === 1013 || e.code === 4409)) return watchRefused(why || e.reason || `refused (${e.code})`);
+    if (!opened && !watchedOnce && watchRetry >= 3) return watchRefused("it may have ended, or the server refuses it");
     status("Connection lost — reconnecting…", true);
     setTimeout(watch, Math.min(4000, 300 * 2 ** Math.min(watchRetry++, 4)));
   });
   socket.addEventListener("message", (e) => {
     const msg = JSON.parse(e.data);
+    if (msg.type === "error") why = msg.reason;
+    else told = watchedOnce = true;
     if (msg.type === "events") {
       const items = msg.events.map((ev) => {
         const li = document.createElement("li");
