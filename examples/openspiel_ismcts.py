@@ -3,8 +3,12 @@
 
     python examples/openspiel_ismcts.py --deals 20 --simulations 100 --rules standard
 
-Deals alternate the seats; chance outcomes (the dealer and the shuffle) come from the deal's seed.
-Prints ISMCTS's mean game points per deal and its share of deals won.
+Deals alternate the seats. Each deal's seed is split into independent ones for the chance outcomes (the
+dealer and the shuffle), the rollouts, ISMCTS's choices, its resampling of the hidden cards and the
+opponent: the opponent seeded with the deal's seed itself would draw its choices from the very numbers
+that shuffled the deck (its k-th choice a function of a dealt card). So a run is repeatable: the same
+``--seed`` gives the same deals and results. Prints ISMCTS's mean game points per deal and its share of
+deals won.
 """
 
 from __future__ import annotations
@@ -32,13 +36,18 @@ def main() -> None:
     points: list[float] = []
     start = time.perf_counter()
     for deal in range(args.deals):
-        seed = args.seed * 100_003 + deal
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
+        chance, rollouts, choices, resampling, opponent = (
+            int(s) for s in np.random.SeedSequence([args.seed, deal]).generate_state(5))
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(rollouts))
         searcher = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=args.simulations,
-                                    random_state=np.random.RandomState(seed))
-        other = make_bot(args.opponent, seed=seed)
+                                    random_state=np.random.RandomState(choices))
+        # ISMCTS's own resampler draws from a sampler seeded by the machine at every call: not repeatable.
+        sampler = pyspiel.UniformProbabilitySampler(resampling >> 1, 0.0, 1.0)  # (a C int)
+        searcher.set_resampler(lambda state, player, sampler=sampler: state.resample_from_infostate(player,
+                                                                                                     sampler))
+        other = make_bot(args.opponent, seed=opponent)
         seat = deal % 2
-        end = play_deal(game, (searcher, other) if seat == 0 else (other, searcher), seed)
+        end = play_deal(game, (searcher, other) if seat == 0 else (other, searcher), chance)
         points.append(end.returns()[seat])
     seconds = time.perf_counter() - start
     mean = sum(points) / len(points)

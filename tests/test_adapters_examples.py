@@ -89,3 +89,8 @@ def test_the_openspiel_example_runs_ismcts_against_a_bummerl_bot() -> None:
     out = run_example("openspiel_ismcts.py", "--deals", "2", "--simulations", "10")
     expected = r"ISMCTS \(10 simulations\) vs random, 2 deals, rules standard: [-+.\d]+ game points"
     assert re.match(expected, out)
+    # Repeatable: ISMCTS's resampling is seeded too (its own resampler draws from the machine's entropy;
+    # three runs of 12 deals then gave three results, but two short runs may agree by chance).
+    runs = {run_example("openspiel_ismcts.py", "--deals", "6", "--simulations", "10").rsplit(" (", 1)[0]
+            for _ in range(2)}
+    assert len(runs) == 1, runs
