@@ -153,3 +153,18 @@ def test_bad_arguments_are_refused() -> None:
         BummerlVsBot(seat=2)
     with pytest.raises(ValueError, match="render_mode"):
         BummerlVsBot(render_mode="rgb_array")
+
+
+def test_every_action_the_action_space_contains_is_taken_a_zero_d_array_too() -> None:
+    import numpy as np
+
+    from bummerl.adapters.encoding import EncodingError
+
+    env = BummerlVsBot(opponent="random", seat=0)
+    obs, _ = env.reset(seed=0)
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    for action in (np.array(legal), np.array([legal])):  # Discrete contains the first, not the second
+        assert env.action_space.contains(action) == (action.shape == ())
+    env.step(np.array(legal))  # (refused before: some RL libraries pass 0-d arrays)
+    with pytest.raises(EncodingError, match="an action index is an integer"):
+        env.step(np.array([legal]))

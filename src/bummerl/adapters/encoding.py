@@ -437,17 +437,20 @@ def shown_points(view: View) -> tuple[tuple[int, int], tuple[int, int], tuple[in
     return (0, 0), (0, 0), (0, 0)
 
 
-def action_of(index: int | np.integer[Any]) -> Action:
-    """The action with this index (a Python or NumPy integer); :class:`EncodingError` for anything else
-    (a float, a string, a bool, an array) and outside ``0..31``.
+def action_of(index: int | np.integer[Any] | npt.NDArray[np.integer[Any]]) -> Action:
+    """The action with this index (a Python or NumPy integer, or a NumPy integer array of one value and no
+    axes, which Gymnasium's ``Discrete`` also contains and some RL libraries pass); :class:`EncodingError`
+    for anything else (a float, a string, a bool, an array with axes) and outside ``0..31``.
 
-    >>> str(action_of(0)), str(action_of(np.int64(27)))
-    ('play 9C', 'pass')
+    >>> str(action_of(0)), str(action_of(np.int64(27))), str(action_of(np.array(26)))
+    ('play 9C', 'pass', 'claim')
     >>> action_of(2.9)
     Traceback (most recent call last):
     ...
     bummerl.adapters.encoding.EncodingError: an action index is an integer in 0..31, not 2.9
     """
+    if isinstance(index, np.ndarray) and index.shape == () and np.issubdtype(index.dtype, np.integer):
+        index = index[()]
     if isinstance(index, bool) or not isinstance(index, int | np.integer):
         raise EncodingError(f"an action index is an integer in 0..{NUM_ACTIONS - 1}, not {quote(index)}")
     if not 0 <= index < NUM_ACTIONS:
