@@ -165,12 +165,16 @@ def test_on_a_phone_the_page_stays_put_while_the_log_grows_and_the_summary_opens
     p.wait_my_turn()
     while not modal.is_visible():
         tricks = p.game().get_attribute("data-tricks")
-        page.locator("#hand button.card:not(.unplayable)").first.click()  # (a click scrolls to the card)
+        # Measured on my turn before and after: the page's layout differs while the computer is to move
+        # (a trick it took stays on the table a moment). Clicked as a tap does, not scrolling to the card
+        # as Playwright's click would.
         where = page.evaluate("window.scrollY")
+        page.locator("#hand button.card:not(.unplayable)").first.dispatch_event("click")
         expect(p.game()).not_to_have_attribute("data-tricks", tricks or "")
         page.wait_for_function("document.getElementById('game').dataset.turn === 'me' || "
                                "!document.getElementById('modal').hidden")
-        assert page.evaluate("window.scrollY") <= where  # no log line scrolls the page down (it may shrink)
+        if not modal.is_visible():
+            assert page.evaluate("window.scrollY") <= where  # no log line scrolls the page down (it may shrink)
     assert page.locator("#log li").count() > 20
     assert page.evaluate("document.getElementById('log').scrollTop") > 0  # the log shows its newest line
     expect(modal).to_have_attribute("data-kind", "summary")
