@@ -46,7 +46,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    bot = make_bot(args.bot, seed=args.seed)
+    # The bot's seed is drawn apart from the episodes' (seeded with an episode's seed, e.g. --seed 0's first,
+    # its random numbers would be the very ones that dealt that episode's cards).
+    bot = make_bot(args.bot, seed=int(np.random.SeedSequence([args.seed, 1]).generate_state(1, np.uint64)[0]))
     for label, env, episodes in (("deal", deal_env(args.rules), args.deals),
                                  ("Bummerl", bummerl_env(args.rules), args.bummerls)):
         won = {"player_0": 0.0, "player_1": 0.0}

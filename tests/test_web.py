@@ -174,7 +174,7 @@ def test_on_a_phone_the_page_stays_put_while_the_log_grows_and_the_summary_opens
         page.wait_for_function("document.getElementById('game').dataset.turn === 'me' || "
                                "!document.getElementById('modal').hidden")
         if not modal.is_visible():
-            assert page.evaluate("window.scrollY") <= where  # no log line scrolls the page down (it may shrink)
+            assert page.evaluate("window.scrollY") <= where  # no log line scrolls the page down (may shrink)
     assert page.locator("#log li").count() > 20
     assert page.evaluate("document.getElementById('log').scrollTop") > 0  # the log shows its newest line
     expect(modal).to_have_attribute("data-kind", "summary")

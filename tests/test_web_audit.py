@@ -179,3 +179,25 @@ def test_one_address_may_hold_only_so_many_sockets(tmp_path: Path) -> None:
             assert refused.value.code == 1013
         with socket(client, game) as again:  # the two closed: room again
             assert next_of(again, "view")["seat"] == 0
+
+
+def test_a_flood_of_sockets_over_the_limit_is_refused_before_they_open(tmp_path: Path) -> None:
+    # An over-limit socket is opened so that the page may read why, and the server then holds it until the
+    # client answers the close (about 10 s): a client that never answers made it hold every one of them
+    # (201 of 201 after 6 s in a review). Past REFUSING_AT_ONCE such refusals, the rest get HTTP 403.
+    from starlette.websockets import WebSocketDisconnect
+
+    from bummerl.server.limits import REFUSING_AT_ONCE
+
+    limits = Limits(sockets_per_address=1)
+    with TestClient(create_app(home=tmp_path, workers=0, limits=limits)) as client:
+        game = new_game(client)
+        with socket(client, game) as first:
+            next_of(first, "view")
+            opened = 0
+            for _ in range(REFUSING_AT_ONCE + 6):
+                with pytest.raises(WebSocketDisconnect) as refused, socket(client, game) as extra:
+                    opened += 1  # the handshake went through: it was opened to be closed
+                    extra.receive_json()
+                assert refused.value.code == 1013
+            assert opened == REFUSING_AT_ONCE

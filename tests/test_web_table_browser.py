@@ -1,7 +1,8 @@
 """The game page's table and connection (Playwright driving Debian's chromium): at the "instant" speed a trick
 the computer takes stays on the table a moment before its next lead clears it; a socket the server refuses
-for good as it opens (the game open in another window: 4409; too many connections: 1013) is not tried again
-and again: the page says why in one line and offers to try again. The server runs in a thread (its limits
+as it opens, saying why (the game open in another window: 4409; too many connections: 1013), is not tried
+again within a second, for ever: the page says why in one line, offers to try at once, and tries again by
+itself every 10 s (what refused it may pass). The server runs in a thread (its limits
 and the store's leases are set by the test); generous timeouts (two cores)."""
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def test_at_instant_speed_a_trick_the_computer_takes_is_shown_before_its_next_le
         assert min(shown) >= 600, shown  # (it was drawn for 0-15 ms, cleared by the computer's lead)
 
 
-def test_a_game_open_in_another_window_is_not_tried_again_and_again(page: Any, tmp_path: Path) -> None:
+def test_a_game_open_in_another_window_says_so_and_is_tried_again_slowly(page: Any, tmp_path: Path) -> None:
     from bummerl.rules import Rules
     from bummerl.session import PlaySession
     from bummerl.store import GameStore
@@ -107,12 +108,13 @@ def test_a_game_open_in_another_window_is_not_tried_again_and_again(page: Any, t
             expect(page.locator("#game")).to_have_attribute("data-connected", "refused")
             time.sleep(2)  # the page tried again within 0.3-0.6 s, for ever
             assert sockets(page) == [4409]
-        page.locator('#status [data-action="reload"]').click()  # the terminal has let it go
+        # The terminal has let it go: the page gets in by itself at its next try (it may be a store that was
+        # busy for a while: a reviewer's page that had given up stayed refused).
         expect(page.locator("#hand button.card").first).to_be_visible()
-        assert sockets(page) == [None]  # (the page was loaded again)
+        assert sockets(page)[0] == 4409 and sockets(page)[-1] is None  # (not loaded again)
 
 
-def test_a_socket_over_the_limit_is_told_why_and_not_tried_again_and_again(page: Any, tmp_path: Path) -> None:
+def test_a_socket_over_the_limit_is_told_why_and_tried_again_slowly(page: Any, tmp_path: Path) -> None:
     with serving(tmp_path, Limits(sockets_per_address=2)) as server:
         with httpx.Client(base_url=server) as http:  # a friend game: the page opens the game and the chat
             ann = http.post("/api/players", json={"name": "Ann"}).json()
@@ -133,12 +135,12 @@ def test_a_socket_over_the_limit_is_told_why_and_not_tried_again_and_again(page:
         assert sorted(sockets(other), key=str) == [1013, 1013]
         kept = other.evaluate("Object.keys(JSON.parse(localStorage.getItem('bummerl.games')))")
         assert kept == [made["id"]]
-        page.close()  # the first tab closed: room again
-        other.locator('#status [data-action="reload"]').click()
+        page.close()  # the first tab closed: room again; both come by themselves at their next try
         expect(other.locator("#hand button.card").first).to_be_visible()
+        expect(other.locator("#chat")).to_have_attribute("data-connected", "true")
 
 
-def test_a_spectator_over_the_socket_limit_is_told_why_and_not_tried_again_and_again(
+def test_a_spectator_over_the_socket_limit_is_told_why_and_tried_again_slowly(
         page: Any, browser: Any, tmp_path: Path) -> None:
     with serving(tmp_path, Limits(sockets_per_address=2)) as server:
         with httpx.Client(base_url=server) as http:

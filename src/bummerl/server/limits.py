@@ -13,10 +13,11 @@ have. :class:`Limits` holds their settings (``create_app(limits=...)``, ``bummer
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,8 +26,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bummerl.errors import BummerlError
 
-__all__ = ["MESSAGES_BURST", "MESSAGES_PER_SECOND", "TOO_MANY_SOCKETS", "LimitReached", "Limits",
-           "PostRateLimit", "RateLimit", "SocketLimit", "check_games_in_progress", "games_in_progress"]
+__all__ = ["MESSAGES_BURST", "MESSAGES_PER_SECOND", "REFUSAL_WINDOW", "REFUSING_AT_ONCE", "TOO_MANY_SOCKETS",
+           "LimitReached", "Limits", "PostRateLimit", "RateLimit", "SocketLimit", "check_games_in_progress",
+           "games_in_progress"]
 
 #: Messages a client may send per second on average, and at once.
 MESSAGES_PER_SECOND = 20.0
@@ -206,6 +208,10 @@ class PostRateLimit:
 
 #: The reason of a socket refused by :class:`SocketLimit` (the page shows it).
 TOO_MANY_SOCKETS = "too many connections from your address"
+#: Refusals opened and closed for one address within :data:`REFUSAL_WINDOW` seconds (the server waits that
+#: long at most for a client to answer a close); more are refused before they open.
+REFUSING_AT_ONCE = 4
+REFUSAL_WINDOW = 15.0
 
 
 class SocketLimit:
@@ -213,26 +219,33 @@ class SocketLimit:
     limit); one more is opened and closed at once (code 1013, "try again later", with the reason), so one
     address cannot hold thousands of sockets and the memory behind them. It is opened first because a
     browser sees a socket closed before it opens as a failed handshake (code 1006, as for a wrong token),
-    and its page could not say why.
+    and its page could not say why. A refused socket is held until the client answers the close, or up to
+    the server's close timeout: so an address gets at most :data:`REFUSING_AT_ONCE` such refusals in
+    :data:`REFUSAL_WINDOW` seconds, and any more are refused before they open (HTTP 403, nothing held).
 
     >>> import asyncio
     >>> opened = []
     >>> async def app(scope, receive, send): opened.append(scope["client"][0])
     >>> async def connect(): return {"type": "websocket.connect"}
     >>> async def refused(message): opened.append(message.get("code", message["type"]))
-    >>> limit = SocketLimit(app, 1)
+    >>> limit = SocketLimit(app, 1, clock=lambda: 100.0)
     >>> limit.open["192.0.2.7"] = 1                     # one socket of that address is open
     >>> scope = {"type": "websocket", "client": ("192.0.2.7", 5000)}
     >>> asyncio.run(limit(scope, connect, refused))     # a second one is opened and closed at once
+    >>> limit.refused["192.0.2.7"] = [99.0] * REFUSING_AT_ONCE  # as if that many were refused just now
+    >>> asyncio.run(limit(scope, connect, refused))     # refused before it opens
     >>> asyncio.run(limit({**scope, "client": ("192.0.2.8", 1)}, None, None))
     >>> opened, limit.open
-    (['websocket.accept', 1013, '192.0.2.8'], {'192.0.2.7': 1})
+    (['websocket.accept', 1013, 1013, '192.0.2.8'], {'192.0.2.7': 1})
     """
 
-    def __init__(self, app: ASGIApp, most: int) -> None:
+    def __init__(self, app: ASGIApp, most: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.app = app
         self.most = most
         self.open: dict[str, int] = {}
+        #: When each address's recent refusals were opened (within REFUSAL_WINDOW of the last one).
+        self.refused: dict[str, list[float]] = {}
+        self.clock = clock
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket" or self.most <= 0:
@@ -241,19 +254,42 @@ class SocketLimit:
         client: Any = scope.get("client")
         address = str(client[0]) if client else ""
         if self.open.get(address, 0) >= self.most:
-            if (await receive())["type"] == "websocket.connect":
-                await send({"type": "websocket.accept"})
-                await send({"type": "websocket.close", "code": 1013, "reason": TOO_MANY_SOCKETS})
+            if (await receive())["type"] != "websocket.connect":
+                return
+            if self._refusals(address) >= REFUSING_AT_ONCE:
+                await send({"type": "websocket.close", "code": 1013})  # before it opens (HTTP 403)
+                return
+            self.refused[address].append(self.clock())
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 1013, "reason": TOO_MANY_SOCKETS})
             return
-        self.open[address] = self.open.get(address, 0) + 1
-        try:
+        with _counted(self.open, address):
             await self.app(scope, receive, send)
-        finally:
-            left = self.open[address] - 1
-            if left:
-                self.open[address] = left
-            else:
-                del self.open[address]
+
+
+    def _refusals(self, address: str) -> int:
+        """How many refusals ``address`` had opened in the last :data:`REFUSAL_WINDOW` seconds (and the
+        table forgets every address whose refusals are all older, once it holds many)."""
+        now = self.clock()
+        if len(self.refused) > 1000:
+            self.refused = {a: t for a, t in self.refused.items() if now - t[-1] < REFUSAL_WINDOW}
+        recent = [t for t in self.refused.get(address, ()) if now - t < REFUSAL_WINDOW]
+        self.refused[address] = recent
+        return len(recent)
+
+
+@contextlib.contextmanager
+def _counted(counts: dict[str, int], key: str) -> Iterator[None]:
+    """``counts[key]`` one higher while inside (and no key left at 0)."""
+    counts[key] = counts.get(key, 0) + 1
+    try:
+        yield
+    finally:
+        left = counts[key] - 1
+        if left:
+            counts[key] = left
+        else:
+            del counts[key]
 
 
 async def _read_at_most(receive: Receive, limit: int) -> bytes | None:

@@ -57,8 +57,9 @@ function connect(token) {
     socket = null;
     box.dataset.connected = "false";
     if (e.code === 4403) { box.remove(); return; }  // not a game between two people
-    // Refused for good (a damaged game; too many connections as it opened): the game's status line says why.
-    if (e.code >= 4000 || (e.code === 1013 && !opened)) return;
+    if (e.code >= 4000) return;  // refused for good (a damaged game): the game's status line says why
+    // Too many connections from this address as it opened: it may pass (another tab closes); try again slowly.
+    if (e.code === 1013 && !opened) { setTimeout(() => connect(token), 10_000); return; }
     // A lost connection (a server restart, the network): open it again, as the game's socket does; the
     // server's chat_log then replaces what is shown.
     setTimeout(() => connect(token), Math.min(4000, 300 * 2 ** Math.min(retry++, 4)));

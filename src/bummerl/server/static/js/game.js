@@ -31,9 +31,11 @@ const ACTOR_KINDS = new Set(["play", "exchange", "close", "marry", "claim", "pas
 // A trick taken stays on the table at least this long before the opponent's next move clears it, even at
 // the "instant" speed (else a trick the computer took and led after was never seen, only in the log).
 const TRICK_MS = 700;
-// Close codes of a socket refused as it opens, with no point in trying again by itself: the game cannot be
-// played now (open in another window, damaged; an error says why first) or too many connections.
-const REFUSED_FOR_GOOD = new Set([4409, 1013]);
+// Close codes of a socket refused as it opens for a reason the server names: the game cannot be opened now
+// (open in another window, the store busy or damaged: 4409, after an error saying why) or too many
+// connections from this address (1013). It may pass, so the page says why and tries again, slowly.
+const REFUSED_NOW = new Set([4409, 1013]);
+const REFUSED_RETRY_MS = 10_000;
 
 // ----------------------------------------------------------------------------- connecting
 
@@ -75,22 +77,24 @@ async function connect() {
     receive(msg);
   });
   ws.addEventListener("close", (e) => {
-    if (!viewed && REFUSED_FOR_GOOD.has(e.code)) refused(ws, why || e.reason || `refused (${e.code})`);
+    if (!viewed && REFUSED_NOW.has(e.code)) refused(ws, why || e.reason || `refused (${e.code})`);
     else dropped(ws);
   });
 }
 
-/** The server refused ``ws`` for good as it opened: say why in one line with a way to try again, instead of
- *  trying again every few seconds for ever. */
+/** The server refused ``ws`` as it opened, saying why: say so in one line with a way to try at once, and try
+ *  again by itself every 10 s (not within a second or two, for ever, as for a lost connection; and the
+ *  game is not forgotten, as after failed handshakes). */
 function refused(ws, why) {
   if (ws !== socket) return;
   socket = null;
-  closedByUs = true;  // nothing more is opened by itself
+  if (closedByUs) return;
   $("game").dataset.connected = "refused";
   $("game").setAttribute("aria-busy", "false");
   setStatus(`This game cannot be opened now: ${why}.`, true);
   $("status").append(" ", h("button", { type: "button", "data-action": "reload", onclick: () => location.reload() },
     "Try again"));
+  setTimeout(connect, REFUSED_RETRY_MS);
 }
 
 /** The connection ``ws`` is gone (closed, or found dead by the heartbeat): say so and open a new one. */
@@ -131,7 +135,7 @@ setInterval(() => {
 
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
-    if (closedByUs) return;  // refused: the status line says why and offers to try again
+    if ($("game").dataset.connected === "refused") return;  // the status line says why and offers to try again
     setStatus("Not connected — reconnecting…", true);
     return;
   }

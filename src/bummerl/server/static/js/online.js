@@ -150,7 +150,8 @@ function watchPresence(p, names) {
 let watchRetry = 0;
 let watchedOnce = false;  // a spectator's socket of this page has had a message
 
-/** The spectator's socket was refused for good: one line says why, with a way to try again. */
+/** The spectator's socket was refused: one line says why, with a way to try at once; the page tries again by
+ *  itself every 10 s (what refused it may pass: another tab closes, the store is free again). */
 function watchRefused(why) {
   $("online").dataset.state = "refused";
   status(`This game cannot be watched now: ${why}.`, true);
@@ -160,6 +161,7 @@ function watchRefused(why) {
   again.textContent = "Try again";
   again.addEventListener("click", () => location.reload());
   $("online-status").append(" ", again);
+  setTimeout(watch, 10_000);
 }
 let watchStyle = null;  // the game's card faces (the invitation's)
 let watching = "";  // the status line while connected ("Ann and Bob are playing; you are watching.")
@@ -181,9 +183,9 @@ function watch() {
       status("This game cannot be watched.", true);
       return;
     }
-    // Refused for good as it opened (too many connections; the game cannot be loaded now), or four
-    // handshakes in a row refused before this page ever watched (a browser cannot tell why; after a
-    // server restart it keeps trying): say so once, with a way to try again.
+    // Refused as it opened, the server saying why (too many connections; the game cannot be loaded now), or
+    // four handshakes in a row refused before this page ever watched (a browser cannot tell why; once it has
+    // watched, as after a server restart, it keeps trying quickly): say so, and try again slowly.
     if (!told && (e.code === 1013 || e.code === 4409)) return watchRefused(why || e.reason || `refused (${e.code})`);
     if (!opened && !watchedOnce && watchRetry >= 3) return watchRefused("it may have ended, or the server refuses it");
     status("Connection lost — reconnecting…", true);
