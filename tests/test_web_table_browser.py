@@ -164,3 +164,20 @@ def test_a_spectator_over_the_socket_limit_is_told_why_and_tried_again_slowly(
             expect(cid.locator("#watch-box")).to_have_attribute("data-connected", "true")
         finally:
             cid.context.close()
+
+
+def test_a_game_the_server_does_not_know_is_forgotten_one_it_knows_is_kept(page: Any, tmp_path: Path) -> None:
+    # Four failed handshakes before any view: the page forgot the game's token, even when the game was there
+    # and its sockets only refused (too many at once, before they open). It now asks the server first.
+    with serving(tmp_path) as server:
+        game = open_game(page, server)
+        expect(page.locator("#hand button.card").first).to_be_visible()
+        games = {game["id"]: {"token": "not-its-token"}, "0123456789ab": {"token": "x"}}
+        page.evaluate("g => localStorage.setItem('bummerl.games', JSON.stringify(g))", games)
+        known = "Object.keys(JSON.parse(localStorage.getItem('bummerl.games'))).sort()"
+        page.goto(f"{server}/play/0123456789ab")  # no such game
+        page.wait_for_function(f"!{known}.includes('0123456789ab')", timeout=TIMEOUT)
+        page.goto(game["url"].split("#")[0])  # a game it knows, with a token that is not its own
+        expect(page.locator("#status")).to_have_text(
+            "This game cannot be opened now: the server refuses the connection. Trying again in a while.")
+        assert page.evaluate(known) == [game["id"]]

@@ -105,12 +105,25 @@ function dropped(ws) {
   if (!view) {
     setStatus("This game cannot be opened (it may not exist).", true);
     retry += 1;
-    if (retry > 3) { forgetGame(gameId); return; }
+    if (retry > 3) { unopened(); return; }
   } else {
     setStatus("Connection lost — reconnecting…", true);
   }
   $("game").dataset.connected = "false";
   setTimeout(connect, Math.min(4000, 300 * 2 ** Math.min(retry++, 4)));
+}
+
+/** Four handshakes refused before any view (a browser cannot tell why): forget the game only if the server
+ *  says it does not exist; else (too many connections refused before they open, a token this game does not
+ *  know) say so and try again every 10 s. */
+async function unopened() {
+  let missing = false;
+  try {
+    missing = (await fetch(`/api/games/${encodeURIComponent(gameId)}/record`)).status === 404;
+  } catch { /* the server is down: it may come back */ }
+  if (missing) { forgetGame(gameId); return; }
+  setStatus("This game cannot be opened now: the server refuses the connection. Trying again in a while.", true);
+  setTimeout(connect, REFUSED_RETRY_MS);
 }
 
 // The heartbeat: a network that drops without closing the socket is found within 25 s (a ping every 15 s,
