@@ -143,6 +143,8 @@ def test_a_close_asks_first_and_the_summary_says_who_closed(page: Any, server: S
     expect(page.locator("#game")).to_have_attribute("data-tricks", "1")
     expect(page.locator("#game")).to_have_attribute("data-turn", "me")
     page.keyboard.press("m")  # hearts, 40
+    # (declared once the server's view says so: a card key before it would declare it again, refused)
+    expect(page.locator("#status")).to_contain_text("of your marriage")
     hand = page.locator("#hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
     page.keyboard.press(str(hand.index("KH") + 1))
     expect(page.locator("#game")).to_have_attribute("data-tricks", "2")
