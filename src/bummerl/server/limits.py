@@ -13,11 +13,10 @@ have. :class:`Limits` holds their settings (``create_app(limits=...)``, ``bummer
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -256,40 +255,33 @@ class SocketLimit:
         if self.open.get(address, 0) >= self.most:
             if (await receive())["type"] != "websocket.connect":
                 return
-            if self._refusals(address) >= REFUSING_AT_ONCE:
+            recent = self._recent_refusals(address)
+            if len(recent) >= REFUSING_AT_ONCE:
                 await send({"type": "websocket.close", "code": 1013})  # before it opens (HTTP 403)
                 return
-            self.refused[address].append(self.clock())
+            recent.append(self.clock())
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": 1013, "reason": TOO_MANY_SOCKETS})
             return
-        with _counted(self.open, address):
+        self.open[address] = self.open.get(address, 0) + 1
+        try:
             await self.app(scope, receive, send)
+        finally:
+            left = self.open[address] - 1
+            if left:
+                self.open[address] = left
+            else:
+                del self.open[address]
 
-
-    def _refusals(self, address: str) -> int:
-        """How many refusals ``address`` had opened in the last :data:`REFUSAL_WINDOW` seconds (and the
-        table forgets every address whose refusals are all older, once it holds many)."""
+    def _recent_refusals(self, address: str) -> list[float]:
+        """When ``address``'s refusals of the last :data:`REFUSAL_WINDOW` seconds were opened: the list kept
+        for it (the table forgets every address whose refusals are all older, once it holds many)."""
         now = self.clock()
         if len(self.refused) > 1000:
             self.refused = {a: t for a, t in self.refused.items() if now - t[-1] < REFUSAL_WINDOW}
         recent = [t for t in self.refused.get(address, ()) if now - t < REFUSAL_WINDOW]
         self.refused[address] = recent
-        return len(recent)
-
-
-@contextlib.contextmanager
-def _counted(counts: dict[str, int], key: str) -> Iterator[None]:
-    """``counts[key]`` one higher while inside (and no key left at 0)."""
-    counts[key] = counts.get(key, 0) + 1
-    try:
-        yield
-    finally:
-        left = counts[key] - 1
-        if left:
-            counts[key] = left
-        else:
-            del counts[key]
+        return recent
 
 
 async def _read_at_most(receive: Receive, limit: int) -> bytes | None:

@@ -2,7 +2,7 @@
 // Only friend games have one (GET /api/chat/{id} says so; the server also refuses any other game's socket).
 // "Chat off" is remembered in this browser: no socket is opened and nothing is shown.
 
-import { knownGames } from "./settings.js";
+import { REFUSED_RETRY_MS, knownGames } from "./settings.js";
 
 const OFF_KEY = "bummerl.chat_off";
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -59,7 +59,7 @@ function connect(token) {
     if (e.code === 4403) { box.remove(); return; }  // not a game between two people
     if (e.code >= 4000) return;  // refused for good (a damaged game): the game's status line says why
     // Too many connections from this address as it opened: it may pass (another tab closes); try again slowly.
-    if (e.code === 1013 && !opened) { setTimeout(() => connect(token), 10_000); return; }
+    if (e.code === 1013 && !opened) { setTimeout(() => connect(token), REFUSED_RETRY_MS); return; }
     // A lost connection (a server restart, the network): open it again, as the game's socket does; the
     // server's chat_log then replaces what is shown.
     setTimeout(() => connect(token), Math.min(4000, 300 * 2 ** Math.min(retry++, 4)));

@@ -5,7 +5,7 @@ import { backSvg, cardName, cardSpeech, cardSvg, speakable, suitIcon, suitName, 
 // presence.js listens to this page's messages: imported here, it is running before the socket opens (as a
 // <script> of its own it could finish loading after the first view had come, and miss it for good).
 import { isAway } from "./presence.js";
-import { SPEEDS, forgetGame, h, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
+import { REFUSED_RETRY_MS, SPEEDS, forgetGame, h, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -35,7 +35,6 @@ const TRICK_MS = 700;
 // (open in another window, the store busy or damaged: 4409, after an error saying why) or too many
 // connections from this address (1013). It may pass, so the page says why and tries again, slowly.
 const REFUSED_NOW = new Set([4409, 1013]);
-const REFUSED_RETRY_MS = 10_000;
 
 // ----------------------------------------------------------------------------- connecting
 

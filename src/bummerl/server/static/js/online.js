@@ -2,7 +2,7 @@
 // Every name and text from the server is shown with textContent (never as HTML).
 
 import { cardName, suitName } from "./cards.js";
-import { loadSettings, saveSettings } from "./settings.js";
+import { REFUSED_RETRY_MS, h, loadSettings, saveSettings } from "./settings.js";
 import { consent, showSpectators } from "./spectators.js";
 
 const KEY = "bummerl.player";
@@ -155,13 +155,9 @@ let watchedOnce = false;  // a spectator's socket of this page has had a message
 function watchRefused(why) {
   $("online").dataset.state = "refused";
   status(`This game cannot be watched now: ${why}.`, true);
-  const again = document.createElement("button");
-  again.type = "button";
-  again.dataset.action = "reload";
-  again.textContent = "Try again";
-  again.addEventListener("click", () => location.reload());
-  $("online-status").append(" ", again);
-  setTimeout(watch, 10_000);
+  $("online-status").append(" ", h("button", { type: "button", "data-action": "reload", onclick: () => location.reload() },
+    "Try again"));
+  setTimeout(watch, REFUSED_RETRY_MS);
 }
 let watchStyle = null;  // the game's card faces (the invitation's)
 let watching = "";  // the status line while connected ("Ann and Bob are playing; you are watching.")

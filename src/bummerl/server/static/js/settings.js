@@ -63,6 +63,10 @@ export async function startGame(settings) {
   return answer;
 }
 
+/** How long a page waits before it opens a socket again that the server refused as it opened, saying why
+ *  (the game open in another window, the store busy, too many connections): it may pass, but not at once. */
+export const REFUSED_RETRY_MS = 10_000;
+
 /** Text safe for innerHTML is never built: use this to make elements. */
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
