@@ -29,9 +29,7 @@ from bummerl.store import (
 )
 from bummerl.table import FirstLegal
 from helpers.store import first_schema, legacy
-from helpers.unprivileged import unprivileged
-
-CLI = (sys.executable, "-c", "from bummerl.cli import main; main()")
+from helpers.unprivileged import on_read_only_store
 
 
 @pytest.fixture
@@ -273,20 +271,6 @@ def test_a_game_stored_before_given_decks_were_kept_loads_after_the_upgrade(home
         assert store.load(session.id).given_decks == ()
 
 
-def read_only(home: Path, *commands: list[str]) -> list[subprocess.CompletedProcess[str]]:
-    """Run ``bummerl`` commands as a normal user on the store in ``home`` made read-only (file and
-    directory), as a backup or a disk mounted read-only is."""
-    os.chmod(home / DB_NAME, 0o444)
-    os.chmod(home, 0o555)
-    env = {**os.environ, "BUMMERL_HOME": str(home)}
-    try:
-        return [subprocess.run(unprivileged([*CLI, *args]), capture_output=True, text=True, env=env,
-                               timeout=120) for args in commands]
-    finally:
-        os.chmod(home, 0o755)
-        os.chmod(home / DB_NAME, 0o644)
-
-
 def test_a_read_only_store_of_the_previous_schema_is_listed_exported_and_counted_unchanged(
     home: Path,
 ) -> None:
@@ -295,7 +279,8 @@ def test_a_read_only_store_of_the_previous_schema_is_listed_exported_and_counted
     session.close()
     first_schema(home)  # a backup made by the previous release: no given decks, not to be upgraded
     before = (home / DB_NAME).read_bytes()
-    listed, exported, counted = read_only(home, ["games"], ["games", "export", session.id[:6]], ["stats"])
+    listed, exported, counted = on_read_only_store(home, ["games"], ["games", "export", session.id[:6]],
+                                                   ["stats"])
     assert listed.returncode == 0 and listed.stdout.split()[0] == session.id, listed.stderr
     assert exported.returncode == 0, exported.stderr  # the finished deals (the one in play is left out)
     assert GameRecord.loads(exported.stdout).deals == session.table.record().deals[:-1] != ()
@@ -322,7 +307,7 @@ def test_a_read_only_store_of_a_newer_schema_is_refused_in_one_line(home: Path) 
     new_session(home, seed=3).close()
     raw(home).execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
     before = (home / DB_NAME).read_bytes()
-    (listed,) = read_only(home, ["games"])
+    (listed,) = on_read_only_store(home, ["games"])
     assert listed.returncode == 2, listed.stdout
     assert listed.stderr.strip() == (f"error: the game database {home / DB_NAME} has schema version "
                                      f"{len(MIGRATIONS) + 1}, newer than this bummerl knows "

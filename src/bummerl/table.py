@@ -223,7 +223,6 @@ def drawn_first_dealer(seed: int) -> int:
     return Random(f"bummerl first dealer {seed}").randrange(2)
 
 
-
 class Table:
     """A Bummerl between two seats, seat 0 and seat 1, with its event log.
 
