@@ -51,6 +51,16 @@ def page(browser: Any) -> Iterator[Any]:
     assert errors == []
 
 
+def friend_game(server: str) -> dict[str, Any]:
+    """Ann invites, Bob joins: Ann's seat (its ``url``) and the ``invite``."""
+    with httpx.Client(base_url=server) as http:
+        ann = http.post("/api/players", json={"name": "Ann"}).json()
+        bob = http.post("/api/players", json={"name": "Bob"}).json()
+        made: dict[str, Any] = http.post("/api/friends", json={}, headers={KEY_HEADER: ann["key"]}).json()
+        http.post(f"/api/friends/{made['invite']}/join", headers={KEY_HEADER: bob["key"]})
+    return made
+
+
 def open_game(page: Any, server: str) -> dict[str, Any]:
     page.goto(server + "/")
     page.evaluate(f"localStorage.setItem('bummerl.settings', '{SETTINGS}')")  # speed: instant
@@ -116,11 +126,7 @@ def test_a_game_open_in_another_window_says_so_and_is_tried_again_slowly(page: A
 
 def test_a_socket_over_the_limit_is_told_why_and_tried_again_slowly(page: Any, tmp_path: Path) -> None:
     with serving(tmp_path, Limits(sockets_per_address=2)) as server:
-        with httpx.Client(base_url=server) as http:  # a friend game: the page opens the game and the chat
-            ann = http.post("/api/players", json={"name": "Ann"}).json()
-            bob = http.post("/api/players", json={"name": "Bob"}).json()
-            made = http.post("/api/friends", json={}, headers={KEY_HEADER: ann["key"]}).json()
-            http.post(f"/api/friends/{made['invite']}/join", headers={KEY_HEADER: bob["key"]})
+        made = friend_game(server)  # the page opens the game and the chat
         page.goto(made["url"])
         expect(page.locator("#hand button.card").first).to_be_visible()
         expect(page.locator("#chat")).to_have_attribute("data-connected", "true")
@@ -143,11 +149,7 @@ def test_a_socket_over_the_limit_is_told_why_and_tried_again_slowly(page: Any, t
 def test_a_spectator_over_the_socket_limit_is_told_why_and_tried_again_slowly(
         page: Any, browser: Any, tmp_path: Path) -> None:
     with serving(tmp_path, Limits(sockets_per_address=2)) as server:
-        with httpx.Client(base_url=server) as http:
-            ann = http.post("/api/players", json={"name": "Ann"}).json()
-            bob = http.post("/api/players", json={"name": "Bob"}).json()
-            made = http.post("/api/friends", json={}, headers={KEY_HEADER: ann["key"]}).json()
-            http.post(f"/api/friends/{made['invite']}/join", headers={KEY_HEADER: bob["key"]})
+        made = friend_game(server)
         page.goto(made["url"])  # Ann's game and chat: the address's two sockets
         expect(page.locator("#chat")).to_have_attribute("data-connected", "true")
         cid = new_page(browser, TIMEOUT, console=False)  # a third person, from the same address
