@@ -81,6 +81,14 @@ def test_exchange_with_two_cards_left_follows_exchange_with_two_left(preset: str
     assert ("exchange" in legal(deal)) is allowed
 
 
+def test_after_an_exchange_with_two_cards_left_the_tricks_loser_draws_the_exchanged_jack() -> None:
+    deal = position(STANDARD, **TWO_LEFT)  # type: ignore[arg-type]
+    run(deal, "exchange; play QC; play AC")  # the follower takes the trick: it draws KS, the leader JH
+    assert deal.talon_size == 0
+    assert deal.hands[1] >> Card.parse("KS") & 1
+    assert deal.hands[0] >> Card.parse("JH") & 1 and deal.hands[0] >> Card.parse("AH") & 1  # AH by exchange
+
+
 def test_sharp_exchange_is_allowed_while_the_talon_holds_more_than_two() -> None:
     deal = position(SHARP, **FOUR_LEFT)  # type: ignore[arg-type]
     assert deal.talon_size == 4 and "exchange" in legal(deal)

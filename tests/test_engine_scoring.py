@@ -213,6 +213,17 @@ def test_a_false_claim_by_the_closer_scores_3_when_the_opponent_had_no_trick_at_
     assert result(deal) == (1, 3, "false_claim")
 
 
+@pytest.mark.parametrize("rules", [STANDARD, TOURNAMENT, MIRROR], ids=["standard", "tournament", "mirror"])
+def test_a_false_claim_by_the_closer_scores_2_when_the_opponent_had_a_trick_at_closing(rules: Rules) -> None:
+    deal = position(
+        rules, ("AS TS KS QS KH", "TH JH QH TC AC"), talon="JC QC KC", trump="JS", tricks=(2, 1), points0=27
+    )
+    run(deal, "close; play KH; play TH; play AC; play QS")
+    assert deal.close_snapshot == (1, 14) and deal.points == (41, 28) and deal.tricks == (3, 2)
+    deal.apply("claim")
+    assert result(deal) == (1, 2, "false_claim")  # 2, not 3: the opponent had a trick when it was closed
+
+
 @pytest.mark.parametrize(("rules", "points"), [(STANDARD, 2), (MIRROR, 1)], ids=["fixed", "mirror"])
 def test_a_false_claim_against_the_closer_counts_as_wrong_otherwise(rules: Rules, points: int) -> None:
     deal = run(closing_position(rules), "close; play KH; play TH")
@@ -237,8 +248,11 @@ def test_a_correct_claim_against_the_closer_scores_3_if_the_claimer_had_no_trick
     assert result(deal) == (0, 3, "claim")
 
 
-def test_a_correct_claim_against_the_closer_scores_2_if_the_claimer_had_a_trick_at_closing() -> None:
-    deal = closed_by_opponent(STANDARD, (1, 40))
+@pytest.mark.parametrize("rules", [STANDARD, TOURNAMENT, MIRROR], ids=["standard", "tournament", "mirror"])
+def test_a_correct_claim_against_the_closer_scores_2_if_the_claimer_had_a_trick_at_closing(
+    rules: Rules,
+) -> None:
+    deal = closed_by_opponent(rules, (1, 40))
     deal.apply("claim")
     assert result(deal) == (0, 2, "claim")  # not 1, though the closer has 21 points now
 
