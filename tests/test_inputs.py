@@ -118,6 +118,25 @@ def test_jsonio_refuses_what_json_loads_lets_through() -> None:
     assert loads(json.dumps("[" * 10_000)) == "[" * 10_000
 
 
+def test_the_nesting_check_is_linear_on_a_string_never_closed() -> None:
+    # Its pattern failed from every quote of such a string: 64 KB took 17 s, and the web server reads
+    # 64 KB bodies on its event loop (session 15's audit).
+    text = '{"a":' + "[" * (MOST_DEPTH + 1) + '"' + '\\"' * 20_000
+    start = time.process_time()
+    with pytest.raises(InputError, match="nested too deeply"):
+        loads(text)
+    assert time.process_time() - start < 0.5  # 0.1 ms; quadratic, this took 6 s
+    assert loads('["' + "[" * 40 + '\\"]"]') == ["[" * 40 + '"]']  # an escaped quote does not end it
+
+
+def test_a_record_over_several_lines_is_bounded_as_a_whole() -> None:
+    from bummerl.jsonio import MOST_LINE_CHARS
+
+    endless = iter(["{\n"] + ["1,\n"] * (MOST_LINE_CHARS // 3 + 10))  # each line short, the whole not
+    with pytest.raises(RecordError, match=f"^a record over several lines is longer than {MOST_LINE_CHARS}"):
+        list(read_records(endless))
+
+
 def test_decode_says_where_the_bad_byte_is() -> None:
     message = r"^cannot read x\.json: not UTF-8 text \(invalid start byte at byte 2\)$"
     with pytest.raises(InputError, match=message):

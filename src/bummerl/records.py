@@ -385,6 +385,21 @@ class Loaded(NamedTuple):
         return f"line {self.line}: " if self.line is not None else ""
 
 
+def _document(head: list[str], rest: Iterator[str]) -> str:
+    """The lines read so far and the rest, as one text of at most :data:`bummerl.jsonio.MOST_LINE_CHARS`
+    characters (each line is bounded by its reader, the whole here: ``{`` and endless lines would fill
+    memory)."""
+    most = jsonio.MOST_LINE_CHARS
+    parts = list(head)
+    size = sum(map(len, parts))
+    for line in rest:
+        size += len(line)
+        if size > most:
+            raise RecordError(f"a record over several lines is longer than {most} characters")
+        parts.append(line)
+    return "".join(parts)
+
+
 def read_records(lines: str | Iterable[str]) -> Iterator[Loaded]:
     """Read one record (possibly pretty-printed over many lines) or JSON Lines (one record per line).
 
@@ -419,7 +434,7 @@ def read_records(lines: str | Iterable[str]) -> Iterator[Loaded]:
         current = _Line(lineno, jsonio.loads(raw))
     except InputError as err:
         if err.lineno is not None:  # not one complete value: one document over several lines
-            yield Loaded(None, load_record(_loads("".join(head) + "".join(it))))
+            yield Loaded(None, load_record(_loads(_document(head, it))))
             return
         current = _Line(lineno, None, str(err))
     several = False
