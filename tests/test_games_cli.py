@@ -7,6 +7,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,23 @@ def test_no_games_yet(home: Path) -> None:
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0 and "No games saved yet" in result.stdout
     assert runner.invoke(app, ["games", "--json"]).stdout == ""
+    for args in (["stats"], ["games", "export", "abc"]):
+        runner.invoke(app, args)
+    assert not home.exists()  # reading creates neither the data directory nor the database
+
+
+@pytest.mark.parametrize(("make", "words"), [
+    (lambda home: home.touch(), "the data directory {home} is a file, not a directory"),
+    (lambda home: (home / DB_NAME).mkdir(parents=True), "the game database {db} is a directory, not a file"),
+], ids=["home-is-a-file", "database-is-a-directory"])
+def test_a_data_directory_of_the_wrong_kind_is_named_for_what_it_is(
+    home: Path, make: Callable[[Path], object], words: str
+) -> None:
+    make(home)
+    for args in (["games"], ["games", "delete", "abc"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2
+        assert result.stderr.startswith("error: " + words.format(home=home, db=home / DB_NAME))
 
 
 def test_games_are_listed_newest_first_with_date_rules_level_score_state(home: Path) -> None:

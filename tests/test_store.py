@@ -121,16 +121,24 @@ def test_a_file_that_is_not_a_database_is_reported_as_damaged(home: Path) -> Non
     assert "\n" not in str(err.value)
 
 
-def test_another_programs_database_is_refused_and_left_as_it_is(home: Path) -> None:
-    # Session 12's audit: a listing added bummerl's tables to it and switched it to WAL for good.
+@pytest.mark.parametrize("version", [0, 1, 2, 99])
+def test_another_programs_database_is_refused_and_left_as_it_is(home: Path, version: int) -> None:
+    # Session 12's audit: a listing added bummerl's tables to it and switched it to WAL for good; session
+    # 15's: the same when that program had set a schema version (user_version) of its own.
     with sqlite3.connect(home / DB_NAME) as db:
         db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
         db.execute("INSERT INTO notes (text) VALUES ('mine')")
+        db.execute(f"PRAGMA user_version = {version}")
     db.close()
     before = (home / DB_NAME).read_bytes()
     with pytest.raises(StoreError, match="is not a bummerl game database"):
         GameStore.open()
     assert (home / DB_NAME).read_bytes() == before
+    if version:
+        (listed,) = on_read_only_store(home, ["games"])
+        assert listed.returncode == 2 and listed.stderr.strip() == (
+            f"error: {home / DB_NAME} is not a bummerl game database (it holds another program's tables)")
+        assert (home / DB_NAME).read_bytes() == before
 
 
 # A process that plays games into the store, keeps its write-ahead log (no checkpoint) and dies as a crash

@@ -97,6 +97,8 @@ CARD_STYLES: tuple[str, ...] = ("french", "german")
 STATES: tuple[str, ...] = ("playing", "finished", "abandoned")
 State = Literal["playing", "finished", "abandoned"]
 
+#: The directory of the JSON saves of releases before the store, imported when the store is opened.
+LEGACY_DIR = "games"
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _LEGACY_MAX_BYTES = 4_000_000
 #: Hours a lease taken on another host counts as held (its process cannot be checked from here).
@@ -443,6 +445,13 @@ class GameStore:
         """
         home = data_dir() if home is None else Path(home)
         path = home / DB_NAME
+        if home.exists() and not home.is_dir():
+            raise StoreError(f"the data directory {home} is a file, not a directory (set BUMMERL_HOME to a "
+                             "directory)")
+        if path.is_dir():
+            raise StoreError(f"the game database {path} is a directory, not a file: move it away")
+        if reading and not path.exists() and not (home / LEGACY_DIR).is_dir():
+            return cls._nothing_yet(path)  # a listing creates nothing
         writable = os.access(home, os.W_OK | os.X_OK) and os.access(path, os.W_OK)
         if reading and path.is_file() and not writable:
             return cls._open_read_only(path)
@@ -460,16 +469,20 @@ class GameStore:
         store = cls(path, db)
         try:
             db.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
-            fresh = db.execute("PRAGMA user_version").fetchone()[0] == 0
-            if fresh and db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                # tables, yet no bummerl schema: another program's file, left as it is (not even WAL)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if _foreign(db, version):
+                # not the tables its schema version promises: another program's file, left as it is (not
+                # even WAL, not migrated)
                 raise StoreError(f"{path} is not a bummerl game database (it holds another program's "
                                  "tables): move it away, or choose another data directory with BUMMERL_HOME")
+            refusal = _schema_refusal(path, version)
+            if refusal is not None:  # before anything is written (WAL)
+                raise refusal
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = FULL")
             db.execute("PRAGMA foreign_keys = ON")
             store._migrate()
-            store._import_legacy(home / "games")
+            store._import_legacy(home / LEGACY_DIR)
         except sqlite3.DatabaseError as err:
             db.close()
             if "unable to open" in str(err):
@@ -483,6 +496,17 @@ class GameStore:
             db.close()
             raise
         return store
+
+    @classmethod
+    def _nothing_yet(cls, path: Path) -> GameStore:
+        """An empty store, in memory and read-only, standing for the one at ``path`` that does not exist
+        yet: what a listing sees, without creating the data directory and the database."""
+        db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        for step in MIGRATIONS:
+            for statement in step:
+                db.execute(statement)
+        db.execute("PRAGMA query_only = ON")
+        return cls(path, db)
 
     @classmethod
     def _open_read_only(cls, path: Path) -> GameStore:
@@ -509,6 +533,9 @@ class GameStore:
                 db.close()
                 raise StoreError(f"the game database {path} is damaged: {err}") from None
             refusal = _schema_refusal(path, version)
+            if version and _foreign(db, version):
+                refusal = StoreError(f"{path} is not a bummerl game database (it holds another program's "
+                                     "tables)")
             if refusal is None and version == 0:  # no bummerl tables yet (an empty file, another program's)
                 refusal = StoreError(f"the game database {path} cannot be written, and its schema (version "
                                      f"0) is not this bummerl's ({len(MIGRATIONS)}): copy it to a writable "
@@ -934,7 +961,7 @@ class GameStore:
                                   "ORDER BY file").fetchall()
         except StoreError as err:
             return [f"the list of imported old saves cannot be read: {err}"]
-        folder = self.path.parent / "games"
+        folder = self.path.parent / LEGACY_DIR
         notes, damaged = [], False
         for file, problem in rows:
             try:  # a hand-edited or damaged row: a file name that is no plain text name of that folder
@@ -998,6 +1025,25 @@ def _check_with_its_log(path: Path) -> None:
             f"the game database {path} is damaged together with its log {log.name} ({verdict[0][:120]}); "
             f"if {log.name} does not belong to it (a backup copied over {path.name}, or files from another "
             f"computer), move {log.name} and {path.name}-shm away, and {path.name} opens as it is")
+
+
+def _tables(version: int) -> set[str]:
+    """The tables the first ``version`` schema steps create.
+
+    >>> sorted(_tables(1))
+    ['actions', 'deals', 'games', 'leases', 'legacy_imports', 'settings']
+    """
+    return {match.group(1) for step in MIGRATIONS[:version] for statement in step
+            if (match := re.match(r"\s*CREATE TABLE (\w+)", statement))}
+
+
+def _foreign(db: sqlite3.Connection, version: int) -> bool:
+    """Whether the database is another program's: schema version 0 yet not empty, or without the tables
+    its version promises (``user_version`` is a number any program may set)."""
+    names = {str(row[0]) for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if version == 0:
+        return bool(db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
+    return not _tables(max(version, 0)) <= names
 
 
 def _schema_refusal(path: Path, version: int) -> StoreError | None:
