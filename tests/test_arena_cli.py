@@ -107,7 +107,7 @@ def test_results_that_cannot_be_written_are_one_line_not_a_traceback(command: li
                                "--deals", "4", "--quiet"], stdout=full, stderr=subprocess.PIPE, text=True,
                               timeout=120)
     assert proc.returncode == 2
-    assert proc.stderr == "error: cannot write the results: No space left on device\n"
+    assert proc.stderr == "error: cannot write the output: No space left on device\n"
 
 
 @pytest.mark.parametrize("command", ["arena", "tournament"])

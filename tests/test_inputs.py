@@ -10,6 +10,7 @@ absurd point values.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -270,6 +271,19 @@ def test_non_utf8_standard_input_under_a_latin1_locale_is_not_read_as_latin1() -
     )
     assert_one_line_error(proc.returncode, proc.stderr.decode("latin-1"))
     assert b"not UTF-8 text" in proc.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (a disk that is always full)")
+@pytest.mark.parametrize("args", [["--help"], ["games"], ["stats"], ["solve", "-"], ["analyse", "-"],
+                                  ["replay", "-"], ["replay", "--json", "-"]])
+def test_output_that_cannot_be_written_is_one_line(tmp_path: Any, args: list[str]) -> None:
+    # A full disk under `bummerl games export ID > backup.json` ended in a traceback of 36-59 lines, and
+    # replay blamed its input file (session 15's audit).
+    text = record_text() if args[0] == "replay" else POSITION
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([*BUMMERL, *args], input=text, stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=120, env={**os.environ, "BUMMERL_HOME": str(tmp_path)})
+    assert (proc.returncode, proc.stderr) == (2, "error: cannot write the output: No space left on device\n")
 
 
 def test_analyse_refuses_an_absurd_sample_count_in_one_line() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -49,7 +51,22 @@ def main(args: Sequence[str] | None = None) -> None:
     except Abort:
         print("Aborted.", file=sys.stderr)
         sys.exit(1)
+    except OSError as err:  # what no command caught: writing its output (a full disk, a closed pipe)
+        _output_failed(err)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _output_failed(err: OSError) -> None:
+    """One line for an ``OSError`` that reached :func:`main`, mostly standard output that cannot be written
+    (``bummerl games export ID > backup.json`` on a full disk); a reader that stopped listening (``|
+    head``) ends the command quietly. What is left unwritten goes nowhere, not into a traceback at exit."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if isinstance(err, BrokenPipeError):
+        sys.exit(0)
+    what = err.filename if err.filename is not None else "the output"
+    print(f"error: cannot write {what}: {err.strerror or err}", file=sys.stderr)
+    sys.exit(2)
 
 
 def command_path(args: Sequence[str]) -> str:

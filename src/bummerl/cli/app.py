@@ -104,7 +104,7 @@ def results_out() -> Iterator[None]:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         if isinstance(err, BrokenPipeError):
             raise typer.Exit(0) from None
-        fail(f"cannot write the results: {err.strerror or err}")
+        fail(f"cannot write the output: {err.strerror or err}")
 
 
 def write_results(as_json: bool, as_csv: bool, *, data: Callable[[], Any], csv_text: Callable[[], str],

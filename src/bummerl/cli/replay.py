@@ -12,12 +12,13 @@ reported this way, anything else is a bug and keeps its traceback.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bummerl.cli.app import app, fail
+from bummerl.cli.app import app, fail, results_out
+from bummerl.jsonio import InputError
 from bummerl.scoring import Reason
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
     from bummerl.cards import Card
     from bummerl.engine import Deal
-    from bummerl.records import DealRecord, DealReplay, GameRecord, GameReplay
+    from bummerl.records import DealRecord, DealReplay, GameRecord, GameReplay, Loaded
 
 __all__ = ["replay"]
 
@@ -44,7 +45,6 @@ def replay(
     A game record (an object with "deals") replays every deal of the Bummerl and recomputes the score.
     """
     import json
-    import os
 
     from bummerl.errors import BummerlError
     from bummerl.jsonio import lines, not_utf8, open_text
@@ -57,8 +57,8 @@ def replay(
     console = None if json_out else _console()
     done = 0
     try:
-        with stream:
-            for item in read_records(lines(stream, f"{file}: ")):
+        with stream, results_out():
+            for item in _reading(read_records(lines(stream, f"{file}: ")), file):
                 try:
                     replayed: DealReplay | GameReplay = item.record.trace()
                 except RecordError as err:
@@ -76,15 +76,20 @@ def replay(
                         _show_game(console, item.record, replayed)
                 done += 1
     except BummerlError as err:
-        sys.stdout.flush()
+        with results_out():
+            sys.stdout.flush()
         fail(str(err))
     except UnicodeDecodeError as err:
         fail(str(not_utf8(err, file)))
-    except BrokenPipeError:  # the reader stopped listening (``| head``): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise typer.Exit(0) from None
+
+
+def _reading(items: Iterator[Loaded], file: str) -> Iterator[Loaded]:
+    """``items``, with a failure to read them said as one line naming ``file`` (a failure to write the
+    results is :func:`~bummerl.cli.app.results_out`'s)."""
+    try:
+        yield from items
     except OSError as err:
-        fail(f"cannot read {file}: {err.strerror or err}")
+        raise InputError(f"cannot read {file}: {err.strerror or err}") from None
 
 
 # ------------------------------------------------------------------------------------------ for people
