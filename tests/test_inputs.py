@@ -130,6 +130,12 @@ def test_the_nesting_check_is_linear_on_a_string_never_closed() -> None:
     assert loads('["' + "[" * 40 + '\\"]"]') == ["[" * 40 + '"]']  # an escaped quote does not end it
 
 
+def test_a_control_character_in_a_string_is_said_once() -> None:
+    with pytest.raises(InputError) as info:
+        loads('{"a": "x\x00"}')
+    assert str(info.value) == "bad JSON at line 1 column 9: Invalid control character"  # not "... at"
+
+
 def test_a_record_over_several_lines_is_bounded_as_a_whole() -> None:
     from bummerl.jsonio import MOST_LINE_CHARS
 

@@ -78,8 +78,9 @@ def loads(text: str | bytes) -> Any:
             parse_constant=_constant,
         )
     except json.JSONDecodeError as err:
+        why = err.msg.removesuffix(" at")  # "Invalid control character at": the position comes after
         raise InputError(
-            f"bad JSON at line {err.lineno} column {err.colno}: {err.msg}", err.lineno, err.colno, err.msg
+            f"bad JSON at line {err.lineno} column {err.colno}: {why}", err.lineno, err.colno, why
         ) from None
     except RecursionError:  # pragma: no cover - the depth check comes first
         raise InputError("bad JSON: nested too deeply") from None
