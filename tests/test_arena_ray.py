@@ -57,6 +57,18 @@ def test_without_ray_the_arena_says_how_to_get_it(monkeypatch: pytest.MonkeyPatc
         run_arena(ArenaConfig(("random", "random"), Rules.preset("standard"), deals=2, ray="local"))
 
 
+@pytest.mark.skipif(not cluster.ray_available(),
+                    reason="Ray is not installed (pip install 'bummerl[cluster]')")
+@pytest.mark.parametrize(("address", "why"), [("127.0.0.1:1", "Connection refused"),
+                                              ("ray://127.0.0.1:1", "Connection refused"),
+                                              ("nowhere.invalid:6379", "no such host")])
+def test_a_cluster_that_cannot_be_reached_is_one_line_at_once(address: str, why: str) -> None:
+    # Ray retries a wrong address for minutes, writing raw log lines (session 15's audit).
+    config = ArenaConfig(("random", "random"), Rules.preset("standard"), deals=2, ray=address)
+    with pytest.raises(ArenaError, match=f"^cannot reach the Ray cluster at '{address}': {why}$"):
+        run_arena(config)
+
+
 def test_the_benchmark_times_the_same_run_locally(capsys: pytest.CaptureFixture[str]) -> None:
     from helpers.scripts import load
 

@@ -47,6 +47,8 @@ def _connect(address: str, workers: int) -> tuple[Any, bool]:
 
     if ray.is_initialized():
         return ray, False
+    if address not in ("local", "auto"):
+        _check_reachable(address)
     try:
         if address == "local":
             ray.init(address="local", num_cpus=workers, include_dashboard=False, log_to_driver=False,
@@ -57,6 +59,37 @@ def _connect(address: str, workers: int) -> tuple[Any, bool]:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise ClusterError(f"cannot start or reach Ray at {address!r}: {first}") from None
     return ray, True
+
+
+#: Seconds to wait for a cluster's port to answer (Ray itself retries a wrong address for minutes).
+REACH_SECONDS = 5.0
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse, in one line, a cluster address whose port does not answer, before Ray is asked (it would
+    retry for minutes, writing raw log lines). ``HOST[:PORT]`` is Ray's head (default port 6379),
+    ``ray://HOST[:PORT]`` its client server (10001).
+
+    >>> _check_reachable("nowhere.invalid:1")
+    Traceback (most recent call last):
+    ...
+    bummerl.arena.cluster.ClusterError: cannot reach the Ray cluster at 'nowhere.invalid:1': no such host
+    """
+    import socket
+
+    rest = address.removeprefix("ray://")
+    default = 10001 if rest != address else 6379
+    host, colon, port = rest.rpartition(":")
+    if not colon or not port.isdigit() or "]" in port:
+        host, port = rest, str(default)
+    host = host.strip("[]")
+    try:
+        socket.create_connection((host, int(port)), timeout=REACH_SECONDS).close()
+    except socket.gaierror:
+        raise ClusterError(f"cannot reach the Ray cluster at {address!r}: no such host") from None
+    except (OSError, ValueError, OverflowError) as err:
+        why = getattr(err, "strerror", None) or str(err) or type(err).__name__
+        raise ClusterError(f"cannot reach the Ray cluster at {address!r}: {why}") from None
 
 
 def ray_results(tasks: Iterator[Task], address: str, workers: int) -> Generator[tuple[Task, ChunkResult]]:
