@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import bummerl.store as store_module
 from bummerl.engine import full_pack
 from bummerl.records import GameRecord
 from bummerl.rules import Rules
@@ -139,6 +140,25 @@ def test_another_programs_database_is_refused_and_left_as_it_is(home: Path, vers
         assert listed.returncode == 2 and listed.stderr.strip() == (
             f"error: {home / DB_NAME} is not a bummerl game database (it holds another program's tables)")
         assert (home / DB_NAME).read_bytes() == before
+
+
+def test_a_delete_that_waits_in_vain_for_the_lock_says_delete(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It said "cannot save game ...", though nothing was being saved (session 15's audit).
+    session = new_session(home, seed=5)
+    session.close()
+    monkeypatch.setattr(store_module, "_BUSY_MS", 50)
+    holder = raw(home)
+    holder.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+    try:
+        with GameStore.open(home) as store, pytest.raises(StoreError) as info:
+            store.delete(session.id)
+        assert str(info.value).startswith(f"cannot delete game {session.id} in ")
+        assert "locked" in str(info.value)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
 
 
 # A process that plays games into the store, keeps its write-ahead log (no checkpoint) and dies as a crash

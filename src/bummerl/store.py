@@ -616,13 +616,14 @@ class GameStore:
                 raise
 
     @contextlib.contextmanager
-    def _writing(self, what: str) -> Iterator[sqlite3.Connection]:
-        """A write transaction whose SQLite errors become one-line :class:`StoreError`."""
+    def _writing(self, what: str, doing: str = "save") -> Iterator[sqlite3.Connection]:
+        """A write transaction whose SQLite errors become one-line :class:`StoreError`: cannot ``doing``
+        ``what``."""
         try:
             with self._tx() as db:
                 yield db
         except sqlite3.Error as err:
-            raise StoreError(f"cannot save {what} in {self.path}: {err}") from None
+            raise StoreError(f"cannot {doing} {what} in {self.path}: {err}") from None
 
     @contextlib.contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
@@ -772,7 +773,7 @@ class GameStore:
 
     def delete(self, game_id: str) -> None:
         """Delete a game (its deals, actions and lease too); :class:`GameNotFound` if there is none."""
-        with self._writing(f"game {game_id}") as db:
+        with self._writing(f"game {game_id}", "delete") as db:
             self._check_lease(db, game_id)
             if db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 0:
                 raise GameNotFound(f"no saved game {game_id}")
