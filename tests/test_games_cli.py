@@ -46,6 +46,13 @@ def played(home: Path, rules: str, level: str, seed: int, actions: int) -> PlayS
     return s
 
 
+def listed_rows(stdout: str) -> list[str]:
+    """The games of a ``bummerl games`` listing, after its header."""
+    header, *rows = stdout.splitlines()
+    assert header.split() == ["id", "last", "played", "rules", "level", "to", "go", "state"]
+    return rows
+
+
 def test_no_games_yet(home: Path) -> None:
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0 and "No games saved yet" in result.stdout
@@ -74,11 +81,12 @@ def test_games_are_listed_newest_first_with_date_rules_level_score_state(home: P
     new = played(home, "tompa", "hard", 2, 3)
     result = runner.invoke(app, ["games"])
     assert result.exit_code == 0
-    rows = result.stdout.splitlines()
+    rows = listed_rows(result.stdout)
     assert [r.split()[0] for r in rows] == [new.id, old.id]
     assert rows[0].split()[3:] == ["tompa", "hard", "7:7", "playing"]
     score = ":".join(str(max(n, 0)) for n in old.table.score)  # as the game shows it: past 7 needs 0
-    assert rows[1].split()[3:] == ["standard", "easy", score, "finished"]
+    won = "you won" if old.table.game.winner == 0 else "the computer won"
+    assert rows[1].split()[3:] == ["standard", "easy", score, "finished,", *won.split()]
 
     lines = runner.invoke(app, ["games", "--json"]).stdout.splitlines()
     objects = [json.loads(line) for line in lines]
@@ -140,7 +148,7 @@ def test_a_damaged_game_is_listed_by_name_and_the_others_still_are(home: Path) -
     assert result.exit_code == 0
     assert f"warning: game {bad.id} is damaged: " in result.stderr
     assert result.stderr.rstrip().endswith("the other games are fine")
-    assert {line.split()[0]: line.split()[-1] for line in result.stdout.splitlines()} == {
+    assert {line.split()[0]: line.split()[-1] for line in listed_rows(result.stdout)} == {
         good.id: "playing", bad.id: "damaged"}
     objects = [json.loads(line) for line in runner.invoke(app, ["games", "--json"]).stdout.splitlines()]
     assert {o["id"]: o["state"] for o in objects} == {good.id: "playing", bad.id: "damaged"}
@@ -175,7 +183,7 @@ def test_a_corrupted_database_file_never_gives_a_traceback(home: Path, seed: int
         for line in result.stderr.splitlines():
             assert line.startswith(("error: ", "warning: ", "note: ")), (args, line)
         if args == ["games"] and result.exit_code == 0:  # no game skipped silently: listed, or named damaged
-            listed = {line.split()[0]: line.split()[-1] for line in result.stdout.splitlines()}
+            listed = {line.split()[0]: line.split()[-1] for line in listed_rows(result.stdout)}
             assert set(listed) == set(ids), result.output
             for game_id, state in listed.items():
                 assert state != "damaged" or f"game {game_id} is damaged" in result.stderr
@@ -223,7 +231,8 @@ def test_a_read_only_store_can_still_be_listed_exported_and_counted(home: Path, 
             assert run.returncode == 2 and run.stderr.startswith("error: cannot read the game database "
                                                                  f"{home / DB_NAME} where it is"), run.stderr
     else:
-        assert runs["list"].returncode == 0 and runs["list"].stdout.split()[0] == game.id, runs["list"].stderr
+        listed = runs["list"]
+        assert listed.returncode == 0 and listed_rows(listed.stdout)[0].split()[0] == game.id, listed.stderr
         assert GameRecord.loads(runs["export"].stdout).deals, runs["export"].stderr
         assert runs["stats"].returncode == 0 and "easy" in runs["stats"].stdout, runs["stats"].stderr
     with GameStore.open(home) as store:

@@ -309,7 +309,7 @@ def test_a_read_only_store_of_the_previous_schema_is_listed_exported_and_counted
     before = (home / DB_NAME).read_bytes()
     listed, exported, counted = on_read_only_store(home, ["games"], ["games", "export", session.id[:6]],
                                                    ["stats"])
-    assert listed.returncode == 0 and listed.stdout.split()[0] == session.id, listed.stderr
+    assert listed.returncode == 0 and listed.stdout.splitlines()[1].split()[0] == session.id, listed.stderr
     assert exported.returncode == 0, exported.stderr  # the finished deals (the one in play is left out)
     assert GameRecord.loads(exported.stdout).deals == session.table.record().deals[:-1] != ()
     assert counted.returncode == 0 and "easy" in counted.stdout, counted.stderr

@@ -450,7 +450,7 @@ class GameStore:
                              "directory)")
         if path.is_dir():
             raise StoreError(f"the game database {path} is a directory, not a file: move it away")
-        if reading and not path.exists() and not (home / LEGACY_DIR).is_dir():
+        if reading and not path.exists() and not (home / LEGACY_DIR).is_dir() and _may_be_made(home):
             return cls._nothing_yet(path)  # a listing creates nothing
         writable = os.access(home, os.W_OK | os.X_OK) and os.access(path, os.W_OK)
         if reading and path.is_file() and not writable:
@@ -1026,6 +1026,15 @@ def _check_with_its_log(path: Path) -> None:
             f"the game database {path} is damaged together with its log {log.name} ({verdict[0][:120]}); "
             f"if {log.name} does not belong to it (a backup copied over {path.name}, or files from another "
             f"computer), move {log.name} and {path.name}-shm away, and {path.name} opens as it is")
+
+
+def _may_be_made(folder: Path) -> bool:
+    """Whether ``folder`` is a directory or could be made one: the nearest of it and its parents that
+    exists is a directory (not a file)."""
+    for place in (folder, *folder.parents):
+        if place.exists():
+            return place.is_dir()
+    return True
 
 
 def _tables(version: int) -> set[str]:

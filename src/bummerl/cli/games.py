@@ -31,6 +31,19 @@ def _score(score: tuple[int, int]) -> str:
     return f"{max(score[0], 0)}:{max(score[1], 0)}"
 
 
+def _won_by(level: str, winner: int | None) -> str:
+    """Who won a finished game, after its state: you (seat 0) or the computer, or a seat between people.
+
+    >>> _won_by("easy", 1), _won_by("expert", 0), _won_by("human", 1), _won_by("easy", None)
+    (', the computer won', ', you won', ', seat 1 won', '')
+    """
+    if winner is None:
+        return ""
+    if level == "human":
+        return f", seat {winner} won"
+    return ", you won" if winner == 0 else ", the computer won"
+
+
 @games_app.callback()
 def listing(
     ctx: typer.Context,
@@ -38,8 +51,8 @@ def listing(
 ) -> None:
     """List the stored games, the most recently played first (id, date, rules, level, score, state).
 
-    The score is the game points you and the other seat still need (7:7 at the start). A damaged game is
-    listed as damaged, with the reason on standard error.
+    "to go" is the game points you and the other seat still need (7:7 at the start, 0 for the winner); a
+    finished game says who won. A damaged game is listed as damaged, with the reason on standard error.
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -55,6 +68,8 @@ def listing(
         fail(str(err))
     for note in problems:
         typer.echo(f"warning: {note}", err=True)
+    if found and not as_json:
+        typer.echo(f"{'id':<16} {'last played':<16} {'rules':<24} {'level':<7} {'to go':<5} state")
     for game in found:
         if isinstance(game, GameDamaged):
             typer.echo(f"warning: {game}", err=True)
@@ -67,7 +82,7 @@ def listing(
         else:
             when = game.updated.astimezone().strftime("%Y-%m-%d %H:%M")
             typer.echo(f"{game.id:<16} {when:<16} {game.rules.describe():<24} {game.level:<7} "
-                       f"{_score(game.score):<5} {game.state}")
+                       f"{_score(game.score):<5} {game.state}{_won_by(game.level, game.winner)}")
     if not found and not as_json:
         typer.echo(f"No games saved yet in {path} — start one with: bummerl play")
 
