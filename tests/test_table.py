@@ -126,9 +126,22 @@ def test_following_a_closed_talon_is_explained_with_the_cards_that_may_be_played
                   decks=[deck("JH AS TS QH KH JC AH TC AC QC KC JD QD KD TD AD TH JS QS KS")])
     table.run_bots()
     assert table.deal.lead_card == Card.parse("JH")
-    rule = "with the talon closed you must follow suit, and beat the card if you can: Q♥, K♥"
+    rule = "with the talon closed you must follow suit: Q♥, K♥"  # both beat it
     with pytest.raises(IllegalMove, match=rule):
         table.act(0, "play JC")
+
+
+@pytest.mark.parametrize(("card", "rule"), [("JC", "follow suit and beat the card"),
+                                            ("JH", "beat the card, since you can")])
+def test_a_follower_who_must_beat_the_card_is_told_so_only_then(card: str, rule: str) -> None:
+    # The computer closes and leads Q♥; you hold J♥ K♥: only K♥ may be played. (It said "follow suit, and
+    # beat the card if you can" also to a player who could not beat it, session 15's audit.)
+    bot = Script(["close", "play QH"])
+    table = Table(Rules.preset("standard"), (Seat("You"), Seat("Computer", bot)), seed=1, first_dealer=0,
+                  decks=[deck("QH AS TS JH KH JC AH TC AC QC KC JD QD KD TD AD TH JS QS KS")])
+    table.run_bots()
+    with pytest.raises(IllegalMove, match=f"with the talon closed you must {rule}: K♥$"):
+        table.act(0, f"play {card}")
 
 
 def test_exchange_and_close_explanations_name_the_missing_condition() -> None:

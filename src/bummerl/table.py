@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from bummerl.actions import Action, ActionParseError
 from bummerl.bots.base import Bot
-from bummerl.cards import CARDS, Card, Rank, Suit
+from bummerl.cards import CARDS, Card, Rank, Suit, cards_in
 from bummerl.engine import Deal, Illegal, IllegalActionError, Outcome
 from bummerl.errors import BummerlError
 from bummerl.game import Bummerl
@@ -211,6 +211,18 @@ class Event:
 
 
 # ----------------------------------------------------------------------------- the table
+
+
+def _strict_rule(why: Illegal, allowed: Sequence[Card], view: View) -> str:
+    """What the strict rules (rules.md 3.2) ask of this follower, to be followed by the cards ``allowed``:
+    to follow suit and beat the card only when it holds a card of the suit that beats it."""
+    if why is Illegal.MUST_TRUMP:
+        return "trump it, since you have none of its suit"
+    lead = view.lead_card
+    of_suit = [c for c in cards_in(view.hand_mask) if lead is not None and c.suit == lead.suit]
+    if len(allowed) < len(of_suit):  # only the cards of the suit that beat it
+        return "beat the card, since you can" if why is Illegal.MUST_HEAD else "follow suit and beat the card"
+    return "follow suit"
 
 
 def drawn_first_dealer(seed: int) -> int:
@@ -428,13 +440,10 @@ class Table:
             pair = self._marriage_cards(view)
             return f"after declaring a marriage you must lead {pair}"
         if why in (Illegal.MUST_FOLLOW_SUIT, Illegal.MUST_HEAD, Illegal.MUST_TRUMP):
-            plays = ", ".join(self.card(a.card) for a in view.legal_actions if a.card is not None)
+            cards = [a.card for a in view.legal_actions if a.card is not None]
+            plays = ", ".join(self.card(c) for c in cards)
             state = "closed" if view.closed_by >= 0 else "used up"
-            rule = (
-                "trump it, since you have none of its suit" if why is Illegal.MUST_TRUMP
-                else "follow suit, and beat the card if you can"
-            )
-            return f"with the talon {state} you must {rule}: {plays}"
+            return f"with the talon {state} you must {_strict_rule(why, cards, view)}: {plays}"
         if why is Illegal.NO_TRUMP_LOW:
             name, rank = ("nine", Rank.NINE) if self.rules.sixty_six else ("jack", Rank.JACK)
             low = Card.of(rank, view.trump_suit)
