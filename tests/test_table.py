@@ -83,6 +83,22 @@ def test_a_marriage_before_any_trick_is_declared_but_counts_later_when_the_rules
     assert texts(table.act(0, "marry H")) == ["You declare 40 (K♥ Q♥) (counts once a trick is won)"]
 
 
+@pytest.mark.parametrize(("preset", "why"), [("sixty-six", "66 reached (claimed automatically)"),
+                                              ("standard", "a correct claim of 66")])
+def test_a_deal_won_by_reaching_66_says_claimed_only_where_someone_claimed(preset: str, why: str) -> None:
+    # Under automatic claims it said "a correct claim of 66", though nobody claimed (session 15's audit).
+    for seed in range(50):
+        table = Table(Rules.preset(preset), (Seat("You"), Seat("Computer", FirstLegal())), seed=seed,
+                      first_dealer=1)
+        while table.phase == "playing":
+            events = table.act(0, table.view(0).legal_actions[0]) if table.human_to_move else table.run_bots()
+            over = [e for e in events if e.kind == "deal_over"]
+            if over and over[0].data["reason"] == "claim":
+                assert over[0].data["why"] == why and f" — {why}. " in over[0].text
+                return
+    raise AssertionError("no deal ended in a claim")
+
+
 def test_under_vu_a_marriage_by_a_player_who_has_tricks_counts_once_another_trick_is_won() -> None:
     # vu's next_trick: a marriage counts only after its declarer wins a trick after declaring it; the log
     # said "once a trick is won" to a player who had won several (session 11's audit).

@@ -100,13 +100,22 @@ def suit_name(suit: Suit | int, style: CardStyle = "french") -> str:
     return s.german if style == "german" else s.symbol
 
 
-def reason_text(outcome: Outcome) -> str:
-    """Why a deal ended, in words (the sentences of :class:`~bummerl.scoring.Reason`).
+def reason_text(outcome: Outcome, auto_claim: bool = False) -> str:
+    """Why a deal ended, in words (the sentences of :class:`~bummerl.scoring.Reason`); under ``auto_claim``
+    nobody claims by hand, so a claim is said as the 66 reached.
 
     >>> reason_text(Outcome(0, 2, "closer_failed"))
     'the player who closed the talon did not reach 66'
+    >>> reason_text(Outcome(0, 2, "claim"), auto_claim=True)
+    '66 reached (claimed automatically)'
     """
+    if auto_claim and outcome.reason == Reason.CLAIM:
+        return AUTO_CLAIM_SENTENCE
     return Reason(outcome.reason).sentence
+
+
+#: Why a deal ended under automatic claims (rules.md 4.3) when its winner reached 66.
+AUTO_CLAIM_SENTENCE = "66 reached (claimed automatically)"
 
 
 #: How the game says each reason an action is illegal (:class:`~bummerl.engine.Illegal`), by action kind
@@ -567,13 +576,14 @@ class Table:
             text = f"{self._say(w, 'reach', 'reaches')} 66 ({deal.points[w]} points) — {gp}"
             out.append(Event("claim", text, w, n, {"correct": True, "auto": True}))
         you_need = " · ".join(f"{self.name(s)} {max(self.score[s], 0)}" for s in (0, 1))  # 0: done
+        why = reason_text(outcome, self.rules.auto_claim)
         if outcome.winner is None:
-            text = f"Deal {n} is a draw ({reason_text(outcome)}). Still needed: {you_need}"
+            text = f"Deal {n} is a draw ({why}). Still needed: {you_need}"
         else:
             text = (f"Deal {n}: {self._say(outcome.winner, 'win', 'wins')} {_gp(outcome.game_points)} — "
-                    f"{reason_text(outcome)}. Still needed: {you_need}")
+                    f"{why}. Still needed: {you_need}")
         data = {"winner": outcome.winner, "game_points": outcome.game_points, "reason": outcome.reason,
-                "why": reason_text(outcome), "dealer": self.deal.dealer, "score": list(self.score)}
+                "why": why, "dealer": self.deal.dealer, "score": list(self.score)}
         out.append(Event("deal_over", text, outcome.winner, n, data))
         winner = self.game.winner
         if winner is not None:

@@ -493,6 +493,12 @@ const REASONS = {
   draw: "all cards were played with equal points",
 };
 
+/** Why a deal ended, in words; under automatic claims nobody claims by hand (table.AUTO_CLAIM_SENTENCE). */
+function reasonText(reason) {
+  if (reason === "claim" && view && view.flags && view.flags.auto_claim) return "66 reached (claimed automatically)";
+  return REASONS[reason] || reason;
+}
+
 function logEvent(e) {
   const who = e.seat === null ? "neutral" : e.seat === seat ? "me" : "opp";
   const log = $("log");
@@ -719,7 +725,7 @@ function dealSummaryBody() {
     h("td", { text: pointsCell(deal, events, s) }),
     h("td", {}, h("div", { class: "taken" }, ...taken[s].map((c) => cardElement(c, { classes: "tiny" }))))));
   const body = [
-    h("p", { class: "why", text: `Why: ${REASONS[result.reason] || result.reason}.` }),
+    h("p", { class: "why", text: `Why: ${reasonText(result.reason)}.` }),
     deal.closed_by !== null && deal.closed_by !== undefined
       ? h("p", { class: "closed", text: `${deal.closed_by === me ? "You" : name(deal.closed_by)} closed the talon.` }) : null,
     h("table", { class: "summary" }, h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "sr-only", text: "player" })), h("th", { text: "tricks" }),
