@@ -104,6 +104,13 @@ def test_sampled_worlds_give_a_seeded_interval_around_the_mean() -> None:
     assert analyse(BIGGER, samples=40, seed=4, solver=_by_card) != first
 
 
+def test_progress_is_told_after_every_world() -> None:
+    told: list[tuple[int, int]] = []
+    analyse(BIGGER, samples=12, seed=3, solver=_by_card,
+            progress=lambda done, total: told.append((done, total)))
+    assert told == [(n, 12) for n in range(1, 13)]
+
+
 def test_enough_samples_make_it_exact() -> None:
     result = analyse(BIGGER, samples=336, solver=_by_card)
     assert result.exact and result.worlds == 336

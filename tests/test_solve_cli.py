@@ -165,3 +165,26 @@ def test_a_finished_deal_or_a_missing_file_is_refused() -> None:
         assert code == 2 and "the deal is over" in out
         code, out = invoke(command, "no-such-file.json")
         assert code == 2 and out.startswith("error: cannot read no-such-file.json")
+
+
+def test_analyse_refuses_a_negative_seed_as_play_and_arena_do() -> None:
+    code, out = invoke("analyse", "-", "--seed", "-1", stdin="tompa CTK.DAK.HQ/CQJ.DTQ.HT JD QS 0 28/27 2/2")
+    assert code == 2 and "--seed must be from 0 to 2**63 - 1, not -1" in out
+
+
+def test_ctrl_c_during_a_long_analysis_is_one_line_and_exit_130(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    deck = [f"{rank}{suit}" for suit in "CDHS" for rank in "JQKTA"]
+    record = {"rules": "standard", "dealer": 0, "actions": ["play JC"], "deck": deck}
+    (tmp_path / "open.json").write_text(json.dumps(record))
+    proc = subprocess.Popen([sys.executable, "-c", "from bummerl.cli import main; main()", "analyse",
+                             str(tmp_path / "open.json"), "--samples", "100000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)  # well into the 100,000 worlds
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err, out) == (130, "error: interrupted\n", "")

@@ -166,6 +166,7 @@ def analyse(
     weight: Weight | None = None,
     solver: Solver | None = None,
     exact_limit: int = EXACT_LIMIT,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Analysis:
     """Value every legal action of the seat to move over the worlds of ``source`` (a view or a puzzle).
 
@@ -174,6 +175,7 @@ def analyse(
     :func:`bummerl.bots.inference.rules_weight`); ``solver`` values the actions of one world (the
     open-card solver by default).
     A view with a Bummerl score also gets each action's chance to win the Bummerl (``bummerl_win``).
+    ``progress(done, total)`` is called after each world is solved.
     Raises :class:`AnalysisError` when the deal is over or another seat is to move.
     """
     _check_turn(source)
@@ -196,6 +198,8 @@ def analyse(
             raise AssertionError("worlds of one view disagree on the legal actions (a bug in the worlds)")
         for a, v in values.items():
             per_action[a].append(v)
+        if progress is not None:
+            progress(i + 1, len(ws.deals))
     weights = list(ws.weights)
     wsum = sum(weights)
     equity = _bummerl_values(source)

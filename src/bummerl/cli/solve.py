@@ -16,8 +16,9 @@ its traceback.
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -230,8 +231,20 @@ def solve_command(
     except BummerlError as err:
         sys.stdout.flush()
         fail(str(err))
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        fail(_interrupted(done, "solved"), code=130)
     if not done:
         fail(f"no position in {file}")
+
+
+def _interrupted(done: int, verb: str) -> str:
+    """The line for Ctrl-C after ``done`` positions were answered (their answers printed).
+
+    >>> _interrupted(0, "solved"), _interrupted(2, "analysed")
+    ('interrupted', 'interrupted: the results above are the 2 positions analysed')
+    """
+    return f"interrupted: the results above are the {done} positions {verb}" if done else "interrupted"
 
 
 def _label(where: str, text: str) -> str:
@@ -291,6 +304,8 @@ def analyse_command(
 
     if samples is not None and not 1 <= samples <= MOST_SAMPLES:
         fail(f"--samples must be from 1 to {MOST_SAMPLES}, not {samples}")
+    if not 0 <= seed < 2**63:
+        fail(f"--seed must be from 0 to 2**63 - 1, not {seed}")
     text = _read(file)
     console = None if json_out else _console()
     done = 0
@@ -310,7 +325,9 @@ def analyse_command(
             else:
                 source = position
                 seat_label = "me"
-            result: Analysis = _guard(item.where, lambda source=source: analyse(source, samples, seed))
+            with _worlds_bar() as shown:
+                result: Analysis = _guard(
+                    item.where, lambda source=source: analyse(source, samples, seed, progress=shown))
             if json_out:
                 sys.stdout.write(json.dumps(result.to_json()) + "\n")
                 sys.stdout.flush()
@@ -323,8 +340,31 @@ def analyse_command(
     except BummerlError as err:
         sys.stdout.flush()
         fail(str(err))
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        fail(_interrupted(done, "analysed"), code=130)
     if not done:
         fail(f"no position in {file}")
+
+
+@contextlib.contextmanager
+def _worlds_bar() -> Iterator[Callable[[int, int], None]]:
+    """A progress bar of the worlds solved, on standard error when it is a terminal (gone once done);
+    yields what :func:`~bummerl.analysis.analyse` calls after each world."""
+    if not sys.stderr.isatty():
+        yield lambda done, total: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("worlds solved"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("worlds", total=None)
+
+        def shown(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield shown
 
 
 def _show_analysis(console: Console, label: str, seat: str, result: Analysis) -> None:
