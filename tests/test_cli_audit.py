@@ -190,3 +190,14 @@ def test_a_game_read_while_another_process_saves_it_is_one_snapshot(home: Path) 
         for _ in range(6):
             reader.load(game_id)  # no GameDamaged: the rows are read in one snapshot
     session.close()
+
+
+def test_help_texts_are_paragraphs_not_the_docstrings_lines() -> None:
+    # A docstring's line breaks cut sentences in the help ("Bummerls won with 95%" / "intervals"), and
+    # ``code`` showed its backticks (session 15's audit).
+    wide = {**os.environ, "COLUMNS": "200"}
+    top = CliRunner().invoke(app, ["--help"], env=wide).stdout
+    assert "Bummerls won with 95% intervals, ratings" in top
+    assert "print each bot's Bradley-Terry rating" in top
+    games = CliRunner().invoke(app, ["games", "--help"], env=wide).stdout
+    assert "``" not in games and "bummerl games export ID | bummerl replay -" in games

@@ -18,6 +18,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # a docstring's lines are joined into paragraphs, as they were written
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
