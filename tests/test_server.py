@@ -141,6 +141,49 @@ def test_the_game_list_and_resume_are_for_this_computer_only(tmp_path: Path) -> 
         assert remote.post(f"/api/games/{game['id']}/resume").status_code == 403
 
 
+def this_computers_answers(app: Any, base_url: str, origin: str | None) -> tuple[int, int, int]:
+    """What a browser on this computer (peer 127.0.0.1) at ``base_url`` is told of this computer's own
+    games: (games listed, the resume's status, rows of totals)."""
+    headers = {} if origin is None else {"Origin": origin}
+    with TestClient(app, base_url=base_url, client=("127.0.0.1", 5000), headers=headers) as browser:
+        game_id = browser.app.state.hub.store.games()[0]["id"]  # type: ignore[attr-defined]
+        listed = len(browser.get("/api/games").json()["games"])
+        resumed = browser.post(f"/api/games/{game_id}/resume").status_code
+        totals = len(browser.get("/api/stats").json()["stats"])
+    return listed, resumed, totals
+
+
+@pytest.mark.parametrize(("base_url", "origin"), [
+    ("http://attacker.example:8000", "http://attacker.example:8000"),  # DNS rebinding: the name now 127.0.0.1
+    ("http://attacker.example:8000", None),
+    ("http://localhost:8000", "http://attacker.example"),  # another site's page posting to this one
+    ("http://localhost:8000", "null"),
+    ("http://127.0.0.1.nip.io:8000", None),
+])
+def test_a_page_of_another_site_reached_from_this_computer_gets_nothing_of_its_own(
+        tmp_path: Path, base_url: str, origin: str | None) -> None:
+    # Audit of the web server: only the TCP peer was looked at, so a page on attacker.example whose name
+    # was rebound to 127.0.0.1 read the list of games, took a seat token and read the totals.
+    app = create_app(home=tmp_path, workers=0)
+    with TestClient(app) as local:
+        new_game(local)
+    assert this_computers_answers(app, base_url, origin) == (0, 403, 0)
+
+
+@pytest.mark.parametrize(("base_url", "origin"), [
+    ("http://localhost:8000", None), ("http://localhost:8000", "http://localhost:8000"),
+    ("http://127.0.0.1:8000", "http://127.0.0.1:8000"), ("http://[::1]:8000", "http://[::1]:8000"),
+    ("http://127.0.0.1", None),
+])
+def test_this_computers_own_browser_still_gets_its_games(tmp_path: Path, base_url: str,
+                                                         origin: str | None) -> None:
+    app = create_app(home=tmp_path, workers=0)
+    with TestClient(app) as local:
+        new_game(local)
+    listed, resumed, totals = this_computers_answers(app, base_url, origin)
+    assert (listed, resumed) == (1, 200) and totals > 0
+
+
 # ----------------------------------------------------------------------------- playing
 
 

@@ -3,6 +3,7 @@ game answers (the expert here waits at a gate the test opens, so nothing races t
 
 from __future__ import annotations
 
+import contextlib
 import random
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from starlette.testclient import TestClient
 
 from bummerl.server import create_app
 from bummerl.server.thinker import Thinker
-from helpers.web import GATE_ENV, gated_decide
+from helpers.web import GATE_ENV, gated_decide, gated_question
 
 
 def test_while_one_games_expert_thinks_every_other_game_answers(tmp_path: Path,
@@ -144,3 +145,88 @@ def test_a_review_waits_behind_quick_moves_for_3_seconds_not_for_ever() -> None:
     # it waits for the moves that came in the 3 s after it (12 of them, and the one being made), then goes
     moves_before = done.index("review")
     assert 12 <= moves_before <= 14, done
+
+
+def test_questions_beyond_what_the_workers_may_take_are_refused_and_a_move_goes_next(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Audit of the web server: one client kept an analysis going in each of 20 games; every one that had
+    # waited 2 s went ahead of each new decision (aging), and a hard move took p50 32 s with one worker.
+    import asyncio
+
+    from bummerl import Deal, Rules, View
+    from bummerl.server.thinker import BUSY, ThinkerBusy
+
+    gate = tmp_path / "gate"
+    monkeypatch.setenv(GATE_ENV, str(gate))
+    view = View.of(Deal.random(Rules.preset("standard"), 8), 0)
+    thinker = Thinker(1)
+    now = [0.0]
+    thinker.clock = lambda: now[0]
+    done: list[str] = []
+
+    async def question() -> None:
+        done.append(await thinker.ask(gated_question))
+
+    async def move() -> None:
+        await thinker.decide("hard", 1, view)
+        done.append("move")
+
+    async def main() -> list[str]:
+        first = asyncio.create_task(question())  # holds the only worker at the gate
+        await asyncio.sleep(0.3)
+        refusals = []
+        for _ in range(20):
+            try:
+                await thinker.ask(gated_question)
+            except ThinkerBusy as err:
+                refusals.append(str(err))
+        now[0] += 60.0  # however long anything had waited, nothing waits but the move
+        moving = asyncio.create_task(move())
+        await asyncio.sleep(0.3)
+        gate.touch()
+        await asyncio.gather(first, moving)
+        return refusals
+
+    try:
+        refusals = asyncio.run(main())
+    finally:
+        thinker.close()
+    assert refusals == [BUSY] * 20
+    assert done == ["answered", "move"]
+
+
+def test_a_question_counts_until_its_worker_is_done_with_it_even_when_its_asker_leaves(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Else a client that asks and hangs up, again and again, would pile up work behind the counter's back.
+    import asyncio
+
+    from bummerl.server.thinker import ThinkerBusy
+
+    gate = tmp_path / "gate"
+    monkeypatch.setenv(GATE_ENV, str(gate))
+    thinker = Thinker(1)
+
+    async def main() -> tuple[int, bool, int]:
+        asking = asyncio.create_task(thinker.ask(gated_question))
+        await asyncio.sleep(0.3)
+        asking.cancel()  # the asker leaves; the worker still works it out
+        with contextlib.suppress(asyncio.CancelledError):
+            await asking
+        counted = thinker.questions
+        try:
+            await thinker.ask(gated_question)
+            refused = False
+        except ThinkerBusy:
+            refused = True
+        gate.touch()
+        for _ in range(500):  # until the worker is done (at most 10 s)
+            if thinker.questions == 0:
+                break
+            await asyncio.sleep(0.02)
+        return counted, refused, thinker.questions
+
+    try:
+        counted, refused, left = asyncio.run(main())
+    finally:
+        thinker.close()
+    assert (counted, refused, left) == (1, True, 0)

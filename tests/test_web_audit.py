@@ -8,6 +8,7 @@ failed rematch leaving an invitation behind, and names that read as someone else
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -86,6 +87,81 @@ def test_one_question_at_a_time_per_seat(client: TestClient) -> None:
         assert next_of(ws, "analysis")["actions"]
 
 
+@pytest.fixture
+def gated_analysis(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The analysis waits until the test sets the event (at most 5 s: the old server must not hang)."""
+    from bummerl.server import thinker
+
+    gate = threading.Event()
+    analyse = thinker.analyse_view
+
+    def gated(view: Any, samples: int) -> dict[str, Any]:
+        gate.wait(5)
+        return analyse(view, 2)
+
+    monkeypatch.setattr(thinker, "analyse_view", gated)
+    yield gate
+    gate.set()
+
+
+def ask_and_wait(client: TestClient, ws: Any, questions: int) -> None:
+    """Send an ``analyse`` and wait until the server counts ``questions`` being worked out."""
+    ws.send_json({"type": "analyse"})
+    deadline = time.monotonic() + 10
+    while hub(client).thinker.questions < questions:
+        assert time.monotonic() < deadline, "the question was never asked"
+        time.sleep(0.01)
+
+
+def your_turn(ws: Any) -> None:
+    next_of(ws, "view", lambda v: v["waiting_for"] == 0 and not v["thinking"])
+
+
+def test_one_client_asking_in_many_games_is_told_the_computer_is_busy(
+        tmp_path: Path, gated_analysis: threading.Event) -> None:
+    # The audit's client kept an analysis going in each of 20 games: queued, they went ahead of every
+    # other game's hard moves once they had waited 2 s (p50 32 s a move with one worker).
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:  # one question at a time
+        games = [new_game(client, seed=4, dealer=1) for _ in range(2)]  # the human leads
+        with socket(client, games[0]) as first, socket(client, games[1]) as second:
+            your_turn(first)
+            your_turn(second)
+            ask_and_wait(client, first, 1)
+            second.send_json({"type": "analyse"})
+            busy = "the computer is busy with other questions: try again in a moment"
+            assert _answer(second) == {"type": "error", "reason": busy, "answers": "analyse"}
+            gated_analysis.set()
+            assert _answer(first)["type"] == "analysis"
+            second.send_json({"type": "analyse"})  # answered: room again
+            assert _answer(second)["type"] == "analysis"
+
+
+def test_one_address_may_have_only_so_many_questions_worked_out_at_once(
+        tmp_path: Path, gated_analysis: threading.Event) -> None:
+    from bummerl.server.thinker import Thinker
+
+    thinker = Thinker(0)
+    thinker.most_questions = 10  # as many workers as one likes: the address's limit is the one met
+    try:
+        app = create_app(home=tmp_path, thinker=thinker, limits=Limits(questions_per_address=2))
+        with TestClient(app) as client:
+            games = [new_game(client, seed=4, dealer=1) for _ in range(3)]
+            with socket(client, games[0]) as a, socket(client, games[1]) as b, socket(client, games[2]) as c:
+                for ws in (a, b, c):
+                    your_turn(ws)
+                ask_and_wait(client, a, 1)
+                ask_and_wait(client, b, 2)
+                c.send_json({"type": "analyse"})
+                refused = _answer(c)
+                assert refused["type"] == "error" and refused["answers"] == "analyse"
+                assert refused["reason"] == ("too many questions from your address at once (at most 2): "
+                                             "try again once one is answered")
+                gated_analysis.set()
+                assert _answer(a)["type"] == _answer(b)["type"] == "analysis"
+    finally:
+        thinker.close()
+
+
 def wait_put_away(client: TestClient, game_id: str) -> None:
     deadline = time.monotonic() + 20
     # put away: gone from the hub and its lease let go (put_away lets it go after, in the admin thread)
@@ -142,6 +218,32 @@ def test_the_totals_are_for_this_computer_only(tmp_path: Path) -> None:
     with TestClient(app, client=("192.0.2.7", 5000)) as remote:
         answer = remote.get("/api/stats").json()
         assert answer["stats"] == [] and "only shown on this computer" in answer["note"]
+
+
+def test_a_players_page_reads_only_the_games_it_lists(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # Audit of the web server: every game of the player was read (and replayed) for each look at the page,
+    # which then listed 50 (1,000 games just begun: 0.21 s a look, now 0.02 s; anyone may look, keyless).
+    from bummerl.server.history import MAX_LISTED
+
+    with TestClient(create_app(home=tmp_path, workers=0, limits=Limits.lifted())) as client:
+        ann = register(client, "Ann")
+        for _ in range(3):
+            new_game(client)  # nobody's: not on her page
+        made = [client.post("/api/games", json={"level": "easy", "dealer": 1}, headers=key(ann)).json()["id"]
+                for _ in range(MAX_LISTED + 10)]
+        store = hub(client).store.store
+        read: list[str] = []
+        load = store.load
+
+        def counted(game_id: str) -> Any:
+            read.append(game_id)
+            return load(game_id)
+
+        monkeypatch.setattr(store, "load", counted)
+        page = client.get("/api/players/Ann/games").json()
+    assert [g["id"] for g in page["playing"]] == made[::-1][:MAX_LISTED]  # the newest, newest first
+    assert sorted(read) == sorted(made[-MAX_LISTED:])
 
 
 def test_a_rematch_the_second_player_may_not_take_leaves_no_invitation(tmp_path: Path) -> None:

@@ -95,6 +95,19 @@ def test_a_seat_token_opens_only_its_own_game_on_every_socket(client: TestClient
             ws.receive_json()
 
 
+@pytest.mark.parametrize("token", ["\ud800", "\udfff" * 32, "x\ud83d"], ids=["lone", "many", "half a pair"])
+def test_a_token_that_is_not_text_is_a_wrong_token_on_a_claim(client: TestClient, token: str) -> None:
+    # A JSON body may carry a lone surrogate, which no string of UTF-8 holds: the comparison with the seat's
+    # token raised UnicodeEncodeError and the claim answered 500 (audit of the web server).
+    game = friends(client)
+    before = stored(client)
+    body = json.dumps({"token": token}).encode()  # the JSON escape \ud800, as a client sends it
+    answer = client.post(f"/api/games/{game['made']['id']}/claim", content=body,
+                         headers={"Content-Type": "application/json"})
+    assert (answer.status_code, answer.json()) == (404, {"error": "no such game"})
+    assert stored(client) == before
+
+
 def test_actions_for_the_other_seat_are_refused_and_change_nothing(client: TestClient) -> None:
     game = friends(client)
     seats = game["seats"]

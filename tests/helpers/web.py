@@ -30,6 +30,7 @@ __all__ = [
     "choose_name",
     "free_port",
     "gated_decide",
+    "gated_question",
     "hidden_from",
     "matching_state",
     "new_page",
@@ -82,13 +83,14 @@ def browser_fixture(api: Any) -> Any:
 
 
 @contextmanager
-def serving_in_thread(app: Any) -> Iterator[str]:
+def serving_in_thread(app: Any, **options: Any) -> Iterator[str]:
     """The ASGI ``app`` served by uvicorn in a thread of this process (its clock, limits and store are the
-    test's to set); its address."""
+    test's to set; ``options`` go to ``uvicorn.Config``, e.g. ``http=``); its address."""
     import uvicorn
 
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False,
+                            **options)
     web = uvicorn.Server(config)
     thread = threading.Thread(target=web.run, daemon=True)
     thread.start()
@@ -209,15 +211,27 @@ def _masked(frame_deal: dict[str, Any]) -> dict[str, Any]:
 GATE_ENV = "BUMMERL_TEST_GATE"
 
 
+def _wait_for_gate() -> None:
+    """Wait until the file named by ``$BUMMERL_TEST_GATE`` exists (at most a minute)."""
+    gate = Path(os.environ[GATE_ENV])
+    deadline = time.monotonic() + 60
+    while not gate.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def gated_question() -> str:
+    """A player's question (for :meth:`~bummerl.server.thinker.Thinker.ask`) that is worked out once the
+    gate file exists: it holds its worker as long as a test wants."""
+    _wait_for_gate()
+    return "answered"
+
+
 def gated_decide(level: str, seed: int, view: View) -> str:
     """:func:`bummerl.server.thinker.decide`, but the ``expert`` waits until the file named by
     ``$BUMMERL_TEST_GATE`` exists (at most a minute): a computer that thinks as long as a test wants."""
     from bummerl.server.thinker import decide
 
     if level == "expert":
-        gate = Path(os.environ[GATE_ENV])
-        deadline = time.monotonic() + 60
-        while not gate.exists() and time.monotonic() < deadline:
-            time.sleep(0.02)
+        _wait_for_gate()
     return decide(level, seed, view)
 

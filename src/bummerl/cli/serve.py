@@ -65,6 +65,7 @@ def serve(
 
     from bummerl.arena.runner import MOST_WORKERS
     from bummerl.server import create_app
+    from bummerl.server.connections import guarded_http
     from bummerl.server.limits import Limits
     from bummerl.server.thinker import DEFAULT_WORKERS
     from bummerl.server.web_store import WebStore
@@ -94,7 +95,7 @@ def serve(
         shown = lan  # every address of this computer: the one friends on the network reach it by
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
     web = create_app(workers=workers or DEFAULT_WORKERS, limits=limits, away_after=away_after)
-    config = uvicorn.Config(web, host=host, port=port,
+    config = uvicorn.Config(web, host=host, port=port, http=guarded_http(limits),
                             log_level="warning", access_log=False, ws_max_size=WS_MAX_SIZE,
                             ws_per_message_deflate=False)  # small messages: compressing costs more CPU
     server = uvicorn.Server(config)

@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -38,9 +39,10 @@ from bummerl.engine import Deal
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 from bummerl.server import logs
+from bummerl.server.connections import allow_more_open_files
 from bummerl.server.games import LEVELS, GameHub, GameUnavailable, Listener
 from bummerl.server.history import KEY_HEADER, history_routes
-from bummerl.server.limits import Limits, PostRateLimit, SocketLimit
+from bummerl.server.limits import Limits, PerAddress, PostRateLimit, SocketLimit
 from bummerl.server.online import Online, online_routes
 from bummerl.server.presence import AWAY_AFTER, Clock
 from bummerl.server.protocol import (
@@ -66,12 +68,55 @@ MAX_QUEUE = 500
 TRY_AGAIN_LATER = 1013
 
 
+#: The peer and host names of Starlette's test client, which stands for this computer's browser in tests.
+_TEST_PEER, _TEST_HOST = "testclient", "testserver"
+
+
 def _is_loopback(request: Request | WebSocket) -> bool:
-    host = request.client.host if request.client else ""
-    if host in ("testclient", "localhost"):
+    """True for this computer's own browser: a connection from a loopback address, to a loopback host name
+    (the ``Host`` header) and, when the request says which page sent it (``Origin``), from a page on a
+    loopback host. A page on another site whose name was pointed at 127.0.0.1 (DNS rebinding) connects
+    from loopback too, but its requests name that site as their host and origin.
+
+    >>> from starlette.requests import Request
+    >>> def asked(host, origin=None, peer="127.0.0.1"):
+    ...     headers = [(b"host", host.encode())] + ([(b"origin", origin.encode())] if origin else [])
+    ...     return _is_loopback(Request({"type": "http", "client": (peer, 5000), "headers": headers}))
+    >>> asked("localhost:8000"), asked("[::1]:8000", "http://[::1]:8000"), asked("127.0.0.2")
+    (True, True, True)
+    >>> asked("attacker.example:8000"), asked("localhost:8000", "http://attacker.example:8000")
+    (False, False)
+    >>> asked("localhost:8000", "null"), asked("localhost:8000", peer="192.0.2.7")
+    (False, False)
+    """
+    peer = request.client.host if request.client else ""
+    test = peer == _TEST_PEER
+    if not (test or peer == "localhost" or _loopback_name(peer)):
+        return False
+    host = _host_name(request.headers.get("host", ""))
+    origin = request.headers.get("origin")
+    origin_host = None if origin is None else _host_name(urlsplit(origin).netloc)
+    return all(name is None or _loopback_name(name) or (test and name == _TEST_HOST)
+               for name in (host, origin_host))
+
+
+def _host_name(authority: str) -> str:
+    """The host of a ``Host`` header or an origin's ``host:port`` (``[::1]:8000``: ``::1``), lower case.
+
+    >>> _host_name("LocalHost:8000"), _host_name("[::1]:8000"), _host_name("127.0.0.1"), _host_name("")
+    ('localhost', '::1', '127.0.0.1', '')
+    """
+    if authority.startswith("["):
+        return authority[1:].partition("]")[0].lower()
+    return authority.partition(":")[0].lower()
+
+
+def _loopback_name(name: str) -> bool:
+    """``localhost`` or a loopback address (127.0.0.0/8, ``::1``)."""
+    if name == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
 
@@ -129,6 +174,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
     seconds may be claimed from; ``clock`` is the time of absences and clocks (default ``time.time``)."""
     state: dict[str, Any] = {}
     limits = Limits() if limits is None else limits
+    questions = PerAddress(limits.questions_per_address)  # analyses and reviews being worked out
 
     def hub() -> GameHub:
         hub: GameHub = state["hub"]
@@ -137,6 +183,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         logs.install()  # no card in any log line (server/logs.py)
+        allow_more_open_files()  # a socket is a file: 1024 of them were soon taken (server/connections.py)
         store = WebStore(home)
         own = thinker is None
         pool = Thinker(workers) if thinker is None else thinker
@@ -255,6 +302,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         writing = asyncio.create_task(writer())
         game.kick()
         side_tasks: set[asyncio.Task[None]] = set()
+        address = ws.client.host if ws.client else ""
         limit = limits.messages()
         try:
             while not closing:
@@ -276,10 +324,16 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
                     await game.handle(seat, message, send)
                     if len(game.table.events) > moves:  # it moved the game on: not part of a flood
                         limit.refund()
+                elif message.type == "ping":
+                    await game.handle(seat, message, send)
+                elif not questions.take(address):  # one client may not take every worker's time
+                    send(error_message(f"too many questions from your address at once (at most "
+                                       f"{questions.most}): try again once one is answered", message.type))
                 else:  # the analysis and the review take a while: keep reading meanwhile
                     task = asyncio.create_task(game.handle(seat, message, send))
                     side_tasks.add(task)
                     task.add_done_callback(side_tasks.discard)
+                    task.add_done_callback(lambda _: questions.give_back(address))
         except WebSocketDisconnect:
             pass
         finally:

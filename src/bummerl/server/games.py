@@ -114,8 +114,8 @@ class LiveGame:
         self.lock = asyncio.Lock()
         self.thinking = False
         self._task: asyncio.Task[None] | None = None
-        #: Seats with an analysis or review being worked out: one at a time each, so that one client
-        #: cannot fill the computer's workers with questions and slow every other game.
+        #: Seats with an analysis or review being worked out: one at a time each (the thinker also bounds
+        #: the questions of all games at once, and the app those of one client address).
         self._asking: set[int] = set()
 
     # ------------------------------------------------------------------ who is who
@@ -264,7 +264,7 @@ class LiveGame:
             raise IllegalMove("the analysis is for your turn")
         from bummerl.server.thinker import analyse_view
 
-        result = await self.hub.thinker.run(analyse_view, view, self.hub.analysis_samples)
+        result = await self.hub.thinker.ask(analyse_view, view, self.hub.analysis_samples)
         return {"type": "analysis", "deal_number": self.table.deal_number,
                 "history": view.history_length, **result}
 
@@ -275,7 +275,7 @@ class LiveGame:
         from bummerl.server.thinker import review_decisions
 
         decisions = list(self.table.decisions(seat))
-        mistakes = await self.hub.thinker.run(review_decisions, decisions, self.hub.review_samples,
+        mistakes = await self.hub.thinker.ask(review_decisions, decisions, self.hub.review_samples,
                                               priority=PRIORITY["review"])
         return {"type": "review", "decisions": len(decisions), "mistakes": mistakes}
 

@@ -103,51 +103,51 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         return (player.name if player is not None else "Player"), f"computer ({stored.level})"
 
     def games_of(player: Player, base: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
-        """The player's games in progress and finished (rows), and the ids of those that are damaged (one
-        damaged game must not hide the others)."""
-        players = online().players
-        rows: list[tuple[StoredGame, dict[str, Any]]] = []
+        """The player's games in progress and finished (rows, the newest :data:`MAX_LISTED` of each), and
+        the ids of those among them that are damaged (one damaged game must not hide the others)."""
         damaged: list[str] = []
+        playing = game_rows(player, over=False, base=base, damaged=damaged)
+        finished = game_rows(player, over=True, base=base, damaged=damaged)
+        for stored, row in finished:
+            if stored.finished:
+                row.update(replay=f"{base}/replay/{stored.id}", record=f"{base}/api/games/{stored.id}/record")
+        return [row for _, row in playing], [row for _, row in finished], damaged
 
-        def readable(game_id: str) -> StoredGame | None:
+    def game_rows(player: Player, *, over: bool, base: str,
+                  damaged: list[str]) -> list[tuple[StoredGame, dict[str, Any]]]:
+        """The player's newest games that are ``over`` or not, the most recently played first, read and
+        summed up (the ids of those that cannot be read go to ``damaged``)."""
+        players = online().players
+        rows = []
+        for game_id in players.listed_games(player, over=over, most=MAX_LISTED):
             try:
-                return load(game_id)
+                stored = load(game_id)
             except GameDamaged:
                 damaged.append(game_id)
-                return None
+                continue
+            friend = players.friend_game(game_id=game_id)
+            rows.append((stored, friend_row(stored, friend, player, base) if friend is not None
+                         else computer_row(stored)))
+        return rows
 
-        for friend in players.games_of(player):
-            seat = friend.seat_of(player.id)
-            if seat is None or None in friend.players:  # an open invitation is not a game yet
-                continue
-            if (stored := readable(friend.game_id)) is None:
-                continue
-            names = online()._names(friend)
-            row = _summary(stored, seat, names[1 - seat])
-            row.update(kind="friend", rated=friend.rated, spectators=friend.spectators,
-                       link=f"{base}/friend/{friend.invite}")
-            end = online().times.end(friend.game_id)  # won away from the table (server/presence.py)
-            if end is not None:
-                row.update(state="over", result="won" if end.winner == seat else "lost",
-                           ended=end.text(names))
-            rows.append((stored, row))
-        for game_id in players.computer_games_of(player):
-            if (stored := readable(game_id)) is None:
-                continue
-            row = _summary(stored, 0, f"computer ({stored.level})")
-            row.update(kind="computer", rated=False)
-            rows.append((stored, row))
-        rows.sort(key=lambda r: r[0].updated, reverse=True)
-        playing, finished = [], []
-        for stored, row in rows:
-            if row["state"] == "playing":
-                playing.append(row)
-            else:
-                if stored.finished:
-                    row.update(replay=f"{base}/replay/{stored.id}",
-                               record=f"{base}/api/games/{stored.id}/record")
-                finished.append(row)
-        return playing[:MAX_LISTED], finished[:MAX_LISTED], damaged
+    def friend_row(stored: StoredGame, friend: FriendGame, player: Player, base: str) -> dict[str, Any]:
+        """A game with a friend as the player's page lists it."""
+        seat = friend.seat_of(player.id)
+        assert seat is not None
+        names = online()._names(friend)
+        row = _summary(stored, seat, names[1 - seat])
+        row.update(kind="friend", rated=friend.rated, spectators=friend.spectators,
+                   link=f"{base}/friend/{friend.invite}")
+        end = online().times.end(friend.game_id)  # won away from the table (server/presence.py)
+        if end is not None:
+            row.update(state="over", result="won" if end.winner == seat else "lost", ended=end.text(names))
+        return row
+
+    def computer_row(stored: StoredGame) -> dict[str, Any]:
+        """A game against the computer as its player's page lists it."""
+        row = _summary(stored, 0, f"computer ({stored.level})")
+        row.update(kind="computer", rated=False)
+        return row
 
     async def player_games(request: Request) -> Response:
         player = online().players.by_name(request.path_params["name"])

@@ -26,8 +26,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from bummerl.errors import BummerlError
 
 __all__ = ["MESSAGES_BURST", "MESSAGES_PER_SECOND", "REFUSAL_WINDOW", "REFUSING_AT_ONCE", "TOO_MANY_SOCKETS",
-           "LimitReached", "Limits", "PostRateLimit", "RateLimit", "SocketLimit", "check_games_in_progress",
-           "games_in_progress"]
+           "LimitReached", "Limits", "PerAddress", "PostRateLimit", "RateLimit", "SocketLimit",
+           "check_games_in_progress", "games_in_progress"]
 
 #: Messages a client may send per second on average, and at once.
 MESSAGES_PER_SECOND = 20.0
@@ -63,6 +63,13 @@ class Limits:
     chat_burst: int = 5
     #: WebSocket connections (games, chats, spectators) open at once from one client address.
     sockets_per_address: int = 64
+    #: Analyses and reviews being worked out (or waiting for a worker) at once for one client address.
+    questions_per_address: int = 2
+    #: HTTP connections open at once from one client address (not yet a WebSocket; server/connections.py).
+    connections_per_address: int = 64
+    #: Seconds a connection has to send a whole request (headers and body) from its opening or the request's
+    #: first byte; then it is closed.
+    request_within: float = 10.0
 
     @classmethod
     def lifted(cls) -> Limits:
@@ -205,6 +212,38 @@ class PostRateLimit:
         return bucket
 
 
+class PerAddress:
+    """How many of something (e.g. questions being worked out) each client address has now, at most
+    ``most`` (0: no limit); an address is forgotten when its count is back to 0.
+
+    >>> questions = PerAddress(2)
+    >>> [questions.take("192.0.2.7") for _ in range(3)], questions.take("192.0.2.8")
+    ([True, True, False], True)
+    >>> questions.give_back("192.0.2.7"), questions.take("192.0.2.7"), questions.now["192.0.2.8"]
+    (None, True, 1)
+    """
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.now: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        """Count one more for ``address``, unless it has ``most`` already (then False, nothing counted)."""
+        count = self.now.get(address, 0)
+        if 0 < self.most <= count:
+            return False
+        self.now[address] = count + 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        """Count one less for ``address``."""
+        left = self.now.get(address, 0) - 1
+        if left > 0:
+            self.now[address] = left
+        else:
+            self.now.pop(address, None)
+
+
 #: The reason of a socket refused by :class:`SocketLimit` (the page shows it).
 TOO_MANY_SOCKETS = "too many connections from your address"
 #: Refusals opened and closed for one address within :data:`REFUSAL_WINDOW` seconds (the server waits that
@@ -228,20 +267,21 @@ class SocketLimit:
     >>> async def connect(): return {"type": "websocket.connect"}
     >>> async def refused(message): opened.append(message.get("code", message["type"]))
     >>> limit = SocketLimit(app, 1, clock=lambda: 100.0)
-    >>> limit.open["192.0.2.7"] = 1                     # one socket of that address is open
+    >>> limit.sockets.now["192.0.2.7"] = 1              # one socket of that address is open
     >>> scope = {"type": "websocket", "client": ("192.0.2.7", 5000)}
     >>> asyncio.run(limit(scope, connect, refused))     # a second one is opened and closed at once
     >>> limit.refused["192.0.2.7"] = [99.0] * REFUSING_AT_ONCE  # as if that many were refused just now
     >>> asyncio.run(limit(scope, connect, refused))     # refused before it opens
     >>> asyncio.run(limit({**scope, "client": ("192.0.2.8", 1)}, None, None))
-    >>> opened, limit.open
+    >>> opened, limit.sockets.now
     (['websocket.accept', 1013, 1013, '192.0.2.8'], {'192.0.2.7': 1})
     """
 
     def __init__(self, app: ASGIApp, most: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.app = app
         self.most = most
-        self.open: dict[str, int] = {}
+        #: The sockets open per address.
+        self.sockets = PerAddress(most)
         #: When each address's recent refusals were opened (within REFUSAL_WINDOW of the last one).
         self.refused: dict[str, list[float]] = {}
         self.clock = clock
@@ -252,7 +292,7 @@ class SocketLimit:
             return
         client: Any = scope.get("client")
         address = str(client[0]) if client else ""
-        if self.open.get(address, 0) >= self.most:
+        if not self.sockets.take(address):
             if (await receive())["type"] != "websocket.connect":
                 return
             recent = self._recent_refusals(address)
@@ -263,15 +303,10 @@ class SocketLimit:
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": 1013, "reason": TOO_MANY_SOCKETS})
             return
-        self.open[address] = self.open.get(address, 0) + 1
         try:
             await self.app(scope, receive, send)
         finally:
-            left = self.open[address] - 1
-            if left:
-                self.open[address] = left
-            else:
-                del self.open[address]
+            self.sockets.give_back(address)
 
     def _recent_refusals(self, address: str) -> list[float]:
         """When ``address``'s refusals of the last :data:`REFUSAL_WINDOW` seconds were opened: the list kept

@@ -261,6 +261,21 @@ class Players:
                            "WHERE c.player = ? ORDER BY g.updated DESC", (player.id,))
         return [str(r[0]) for r in rows]
 
+    def listed_games(self, player: Player, *, over: bool, most: int) -> list[str]:
+        """The ids of the player's games on their page, the most recently played first, at most ``most``:
+        with a friend (both seats taken) and against the computer (started by them), those that are over
+        (``over``: finished, abandoned, or won away from the table) or not. Chosen here, before any game
+        is read: a player with thousands of games had every one of them replayed for each look at the
+        page, to show 50."""
+        ended = "(g.state != 'playing' OR EXISTS (SELECT 1 FROM web_game_ends e WHERE e.game_id = g.id))"
+        rows = self._query(
+            "SELECT g.id FROM games g WHERE (g.id IN (SELECT game_id FROM web_friend_games "
+            "WHERE (player0 = ? AND player1 IS NOT NULL) OR (player1 = ? AND player0 IS NOT NULL)) "
+            "OR g.id IN (SELECT game_id FROM web_computer_games WHERE player = ?)) "
+            f"AND {ended if over else 'NOT ' + ended} ORDER BY g.updated DESC, g.rowid DESC LIMIT ?",
+            (player.id, player.id, player.id, most))
+        return [str(r[0]) for r in rows]
+
     def owner_of(self, game_id: str) -> str | None:
         """The id of the player who started this game against the computer, or None."""
         rows = self._query("SELECT player FROM web_computer_games WHERE game_id = ?", (game_id,))

@@ -42,10 +42,11 @@ from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from bummerl.actions import Action
+from bummerl.errors import BummerlError
 from bummerl.view import View
 
-__all__ = ["AGING", "DEFAULT_WORKERS", "PRIORITY", "Thinker", "WorkerDied", "analyse_view", "decide",
-           "review_decisions"]
+__all__ = ["AGING", "BUSY", "DEFAULT_WORKERS", "PRIORITY", "Thinker", "ThinkerBusy", "WorkerDied",
+           "analyse_view", "decide", "most_questions", "review_decisions"]
 
 T = TypeVar("T")
 
@@ -95,6 +96,26 @@ def _warm_up() -> None:
 
 class WorkerDied(RuntimeError):
     """A worker process ended (killed, crashed) before answering; it has been replaced."""
+
+
+class ThinkerBusy(BummerlError):
+    """A player's question (an analysis, a review) refused because as many as the workers may take are
+    being worked out or waiting already (:meth:`Thinker.ask`)."""
+
+
+#: The reason a question is refused when the workers are busy with others.
+BUSY = "the computer is busy with other questions: try again in a moment"
+
+
+def most_questions(workers: int) -> int:
+    """The questions (analyses, reviews) that may be worked out or wait for a worker at once: one less
+    than the workers, so the computer's decisions always find a worker free of questions, and 1 with a
+    single worker (or none: the background thread of the tests).
+
+    >>> [most_questions(n) for n in (0, 1, 2, 4)]
+    [1, 1, 1, 3]
+    """
+    return max(1, workers - 1)
 
 
 #: A frame: its length (8 bytes, big-endian), then a pickle.
@@ -222,6 +243,11 @@ class Thinker:
     as the solver is not re-entrant). ``decide_fn`` replaces :func:`decide` (it must pickle: a module-level
     function). Call :meth:`close` when done.
 
+    Players' questions go through :meth:`ask`, which refuses any beyond :func:`most_questions` at once
+    (:class:`ThinkerBusy`): with many questions waiting, aging put each one that had waited 2 s ahead of
+    every new decision, and a ``hard`` move waited for all of them (20 analyses kept running by one
+    client, one worker: p50 32 s instead of 7 ms, an audit of the web server).
+
     When every worker is busy, a job waits with the key ``arrival + priority * AGING`` (seconds of
     :attr:`clock`), and a worker set free takes the waiting job of the lowest key (of equal keys, the first
     to come). That is aging: a job gains one step of :data:`PRIORITY` for every :data:`AGING` seconds it
@@ -246,23 +272,68 @@ class Thinker:
         self.clock: Callable[[], float] = time.monotonic
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="bummerl-thinker") if workers <= 0 else None
         self._closed = False
+        #: The questions that may be worked out or wait at once (:meth:`ask`), and how many are now.
+        self.most_questions = most_questions(workers)
+        self.questions = 0
 
     async def run(self, fn: Callable[..., T], *args: Any, priority: int = PRIORITY["analysis"]) -> T:
         """``fn(*args)`` in a worker (``fn`` and the arguments must pickle); its exception is raised here.
         When every worker is busy it waits its turn by ``priority`` (:data:`PRIORITY`) and by how long it
         has waited (:data:`AGING`; see :class:`Thinker`)."""
+        return await self._run(fn, args, priority, ended=lambda: None)
+
+    async def ask(self, fn: Callable[..., T], *args: Any, priority: int = PRIORITY["analysis"]) -> T:
+        """A player's question (an analysis, a review): :meth:`run`, unless :attr:`most_questions` are
+        being worked out or waiting already; then :class:`ThinkerBusy` at once. A question counts until
+        its worker is done with it, also when its asker has gone (a client that asks and hangs up again
+        and again gains nothing)."""
+        if self.questions >= self.most_questions:
+            raise ThinkerBusy(BUSY)
+        self.questions += 1
+        return await self._run(fn, args, priority, ended=self._answered)
+
+    def _answered(self) -> None:
+        self.questions -= 1
+
+    async def _run(self, fn: Callable[..., T], args: tuple[Any, ...], priority: int,
+                   ended: Callable[[], None]) -> T:
+        """:meth:`run`, calling ``ended()`` once when the job is over (answered, failed, or given up before
+        it had a worker)."""
         if self._closed:
+            ended()
             raise RuntimeError("the thinker is closed")
         if self._thread is not None:
-            return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
-        frame = _frame((fn, args))
-        worker = await self._take(priority)
+            return await self._in_thread(fn, args, ended)
+        try:
+            frame = _frame((fn, args))
+            worker = await self._take(priority)
+        except BaseException:
+            ended()
+            raise
         job = asyncio.ensure_future(self._job(worker, frame))  # runs to its end even if we are cancelled
+        job.add_done_callback(lambda _: ended())
         ok, value = await asyncio.shield(job)
         if not ok:
             raise value
         result: T = value
         return result
+
+    async def _in_thread(self, fn: Callable[..., T], args: tuple[Any, ...], ended: Callable[[], None]) -> T:
+        """``fn(*args)`` in the background thread (``workers=0``); ``ended()`` once the thread is done."""
+        assert self._thread is not None
+        loop = asyncio.get_running_loop()
+
+        def done(_: object) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody counts any more
+                loop.call_soon_threadsafe(ended)
+
+        try:
+            future = self._thread.submit(fn, *args)
+        except BaseException:
+            ended()
+            raise
+        future.add_done_callback(done)
+        return await asyncio.wrap_future(future)
 
     async def _job(self, worker: _Worker, frame: bytes) -> tuple[bool, Any]:
         try:

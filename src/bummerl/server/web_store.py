@@ -262,9 +262,14 @@ class WebStore:
                 raise StoreError(f"cannot save the seat token of game {game_id}: {err}") from None
 
     def seat_for(self, game_id: str, token: str) -> int | None:
-        """The seat ``token`` opens in the game, or None (compared in constant time)."""
+        """The seat ``token`` opens in the game, or None (compared in constant time). A token that is not
+        text at all (a lone surrogate, which a JSON body may carry) opens nothing, like any wrong one."""
+        try:
+            given = token.encode()
+        except UnicodeEncodeError:
+            return None
         found = None
         for seat, expected in self.tokens(game_id).items():
-            if secrets.compare_digest(token.encode(), expected.encode()):
+            if secrets.compare_digest(given, expected.encode()):
                 found = seat
         return found

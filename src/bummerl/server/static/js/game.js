@@ -173,6 +173,9 @@ function receive(msg) {
     }
     setStatus(msg.reason, true);
     if (modalKind === "analysis" || modalKind === "review-wait") closeModal();
+    // A review refused (the computer busy with other questions): say so where its answer would go.
+    const reviewBox = msg.answers === "review" ? document.getElementById("review") : null;
+    if (reviewBox) reviewBox.replaceChildren(h("p", { class: "why", text: msg.reason }));
   } else if (msg.type === "rematch") {  // a friend game: the friend asked for a rematch
     const offer = `${msg.by} asks for a rematch: Rematch… (the friend page) takes your seat`;
     if (modalKind === "over") $("modal-body").append(h("p", { class: "why", id: "rematch-offer", text: offer }));
