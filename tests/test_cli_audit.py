@@ -60,9 +60,10 @@ def test_a_timeout_longer_than_a_day_is_refused_not_turned_into_forfeits() -> No
         ExternalBot("python -c pass", timeout=1e7)
 
 
-@pytest.mark.parametrize("value", ["nan", "-1"])
+@pytest.mark.parametrize("value", ["nan", "-1", "inf"])
 def test_a_rate_limit_that_is_not_a_number_is_refused(value: str) -> None:
-    assert "a limit must be 0 (no limit) or more" in one_line("serve", "--posts-per-minute", value)
+    assert f"--posts-per-minute must be a number, 0 (no limit) or more, not {value}" in one_line(
+        "serve", "--posts-per-minute", value)
 
 
 def test_no_bot_hides_the_arenas_close_hook_with_an_option() -> None:

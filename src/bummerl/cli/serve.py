@@ -75,11 +75,13 @@ def serve(
         fail(f"--port must be from 1 to 65535, not {port}")
     if workers is not None and not 1 <= workers <= MOST_WORKERS:
         fail(f"--workers must be at least 1 and at most {MOST_WORKERS}")
-    rates = (posts_per_minute, messages_per_second)
-    if not all(math.isfinite(x) for x in rates) or min(*rates, games_per_player, open_invitations) < 0:
-        fail("a limit must be 0 (no limit) or more")
+    limit_options = (("--posts-per-minute", posts_per_minute), ("--messages-per-second", messages_per_second),
+                     ("--games-per-player", games_per_player), ("--open-invitations", open_invitations))
+    for option, value in limit_options:
+        if not (math.isfinite(value) and value >= 0):
+            fail(f"{option} must be a number, 0 (no limit) or more, not {value:g}")
     if not 0 <= away_after < 10**7:
-        fail(f"--away-after must be from 0 seconds up, not {away_after:g}")
+        fail(f"--away-after must be from 0 to {10**7:,} seconds, not {away_after:g}")
     limits = Limits.lifted() if no_limits else Limits(
         posts_per_minute=posts_per_minute, games_per_player=games_per_player,
         open_invitations=open_invitations, messages_per_second=messages_per_second)
