@@ -75,7 +75,7 @@ def test_play_a_card_quit_and_resume_in_a_real_terminal(terminal: Terminal, tmp_
     terminal.start("game", f"{BUMMERL} play --seed 3 --dealer computer --delay 0 --level easy")
     # The table, the score, the log and the keys are on screen.
     terminal.wait_for("game", "Your lead", "Your hand", "Talon 10", "Bummerl: still needed",
-                      "Deal 1: Computer deals.", "1-5 play", "g claim", "s scores", "q quit")
+                      "Deal 1: Computer deals.", "1-5 play", "s scores", "q quit")
 
     terminal.keys("game", "1")
     terminal.wait_for("game", "You play")
@@ -140,7 +140,7 @@ def test_german_sixty_six_at_80x24_key_0_the_trump_line_the_log_and_the_score_sh
     screen = terminal.wait_for("small", "1-5,0 play", "Talon 12", "Trump Eichel", "q quit")
     assert "g claim" not in screen  # Sixty-Six claims by itself: the footer does not offer it
     table = table_part(screen)
-    assert "─ 0 ────╮" in table  # the sixth card, whole, inside the table
+    assert "╮╭─ 0 ───╮" in table  # the sixth card, whole, inside the table, beside a whole fifth one
     assert "Sau" in table and "Herz" in table and "Laub" in table
     assert "Deal 1: Computer deals. Trump is Eichel (Eichel Sau face up)." in log_words(screen)
     terminal.keys("small", "0")  # the sixth card: Herz Sau
@@ -173,3 +173,23 @@ def test_sharp_rules_at_80x24_the_log_forgets_a_trick_and_a_close_asks_first(ter
     assert "A♠" not in log_words(screen) and "You take the trick" in log_words(screen)
     terminal.keys("sharp", "q")
     terminal.wait_for("sharp", "Game saved")
+
+
+def test_ctrl_c_saves_and_quits_like_q_and_a_resumes_note_shows_in_the_game(terminal: Terminal) -> None:
+    # Ctrl+C showed Textual's "Do you want to quit? Press ctrl+q to quit the app"; the note that --resume
+    # ignores --level went to standard error, where the full-screen game covered it at once.
+    terminal.start("game", f"{BUMMERL} play --seed 3 --dealer computer --delay 0 --level easy", size=SMALL)
+    terminal.wait_for("game", "Your lead", "q quit")
+    terminal.keys("game", "7")
+    terminal.wait_for("game", "7 plays no card: your cards are keys 1-5")
+    terminal.keys("game", "C-c")
+    screen = terminal.wait_for("game", "Game saved", "bummerl play --resume")
+    assert "ctrl+q" not in screen
+
+    terminal.start("again", f"{BUMMERL} play --resume --level hard --delay 0", size=SMALL)
+    screen = terminal.wait_for("again", "Resumed game", "Your lead")  # a notification, for a few seconds
+    toast = " ".join(line.split("▌", 1)[1].strip(" │╯") for line in screen.splitlines() if "▌" in line)
+    assert "ignored: --level" in " ".join(toast.split()) and "level (easy)" in toast, screen
+    terminal.keys("again", "C-c")
+    screen = terminal.wait_for("again", "Game saved")
+    assert "note: --resume keeps game" in screen  # standard error has it too

@@ -4,10 +4,12 @@ the log without open tricks, German card names, and a UI that reads only views a
 
 from __future__ import annotations
 
+import itertools
 import re
 from pathlib import Path
 
 import pytest
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 
 from bummerl.actions import Action
@@ -61,13 +63,16 @@ def test_in_sixty_six_key_0_plays_the_sixth_card_and_6_claims(tmp_path: Path) ->
     async def body(pilot: Pilot[None]) -> None:
         assert [str(c) for c in sorted_hand(app.session.view())][5] == "AH"
         footer = footer_line(app)
-        assert f"1-5,{SIXTH_CARD_KEY} play" in footer and "g claim" in footer
+        assert f"1-5,{SIXTH_CARD_KEY} play" in footer and "g claim" not in footer  # no claim before a trick
         assert app.query_one("#hand-5").border_title == SIXTH_CARD_KEY  # the card shows its key
+        await press(pilot, app, "7")
+        assert f"7 plays no card: your cards are keys 1-5, {SIXTH_CARD_KEY}" in status(app)
         await press(pilot, app, "6")  # not a card: a claim, which is not allowed before a trick is won
         assert history(app) == []
         assert "Not allowed: you may claim only right after winning a trick" in status(app)
         await press(pilot, app, SIXTH_CARD_KEY)  # A♥; the computer throws 9♦ and you take the trick
         assert history(app)[:2] == ["play AH", "play 9D"]
+        assert "g claim" in footer_line(app)  # now you may claim: the footer says so
         await press(pilot, app, "6")
         assert isinstance(app.screen, ConfirmScreen) and "Claim 66 now?" in screen_text(app)
         await press(pilot, app, "n")
@@ -81,14 +86,39 @@ def test_in_schnapsen_the_footer_offers_1_to_5_and_key_0_says_why_it_plays_nothi
 
     async def body(pilot: Pilot[None]) -> None:
         footer = footer_line(app)
-        assert "1-5 play" in footer and f"1-5,{SIXTH_CARD_KEY}" not in footer and "g claim" in footer
-        assert "c close" in footer
+        assert "1-5 play" in footer and f"1-5,{SIXTH_CARD_KEY}" not in footer and "c close" in footer
         await press(pilot, app, SIXTH_CARD_KEY)
         assert history(app) == [] and "only Sixty-Six deals six" in status(app)
+        for key in "789":  # said like 0, not ignored
+            await press(pilot, app, key)
+            assert history(app) == [] and f"{key} plays no card: your cards are keys 1-5" in status(app)
         await press(pilot, app, "6")
         assert history(app) == [] and "Not allowed" in status(app)
         await press(pilot, app, "enter")  # the summary comes once the deal is over (it said nothing)
         assert history(app) == [] and "once the deal is over" in status(app)
+
+    run(app, body)
+
+
+def test_the_footer_offers_exchange_marriage_and_claim_only_while_you_may_and_the_keys_say_why_not(
+        tmp_path: Path) -> None:
+    # The footer listed "x exchange ... g claim" at all times, after the exchange too.
+    app = BummerlApp(session(tmp_path), delay=0, confirm=False)  # you hold J♥ K♥ Q♥ A♠ 10♠, trump A♥
+
+    async def body(pilot: Pilot[None]) -> None:
+        footer = footer_line(app)
+        assert "x exchange" in footer and "c close" in footer
+        assert "m marry" not in footer and "g claim" not in footer and "p pass" not in footer
+        await press(pilot, app, "x")
+        footer = footer_line(app)
+        assert "x exchange" not in footer and "c close" in footer
+        await press(pilot, app, "x")  # still live: says why not
+        assert history(app) == ["exchange"] and "Not allowed" in status(app)
+        await press(pilot, app, "5")  # A♠ takes the trick: now a marriage and a claim are possible
+        footer = footer_line(app)
+        assert "m marry" in footer and "g claim" in footer and "x exchange" not in footer
+        await press(pilot, app, "m")  # trumps: 40 at once; then you must lead its king or queen
+        assert "m marry" not in footer_line(app)
 
     run(app, body)
 
@@ -239,8 +269,10 @@ SCREENS = {"table": None, "confirm": ConfirmScreen, "scores": ScoreSheetScreen, 
            "summary": DealSummaryScreen}
 
 
+@pytest.mark.parametrize("key", ["q", "ctrl+c"])
 @pytest.mark.parametrize("where", list(SCREENS))
-def test_q_quits_from_every_screen(tmp_path: Path, where: str) -> None:
+def test_q_and_ctrl_c_quit_from_every_screen(tmp_path: Path, where: str, key: str) -> None:
+    # Ctrl+C said "Do you want to quit? Press ctrl+q to quit the app" (Textual's), not that the game is saved.
     app = BummerlApp(session(tmp_path), delay=0, analysis_samples=2)
 
     async def body(pilot: Pilot[None]) -> None:
@@ -248,7 +280,7 @@ def test_q_quits_from_every_screen(tmp_path: Path, where: str) -> None:
         kind = SCREENS[where]
         assert kind is None or isinstance(app.screen, kind)
         assert app.return_code is None
-        await pilot.press("q")
+        await pilot.press(key)
         await pilot.pause()
         assert app.return_code == 0
 
@@ -371,6 +403,74 @@ def test_play_again_at_the_end_starts_a_fresh_game(tmp_path: Path) -> None:
     run(app, body)
 
 
+def _closing_pays(deal: object) -> dict[Action, int]:
+    """A stand-in solver: a claim is worth 2, a close 1, anything else -1 (so the review finds much)."""
+    worth = {"claim": 2, "close": 1}
+    return {a: worth.get(a.kind, -1) for a in deal.legal_actions()}  # type: ignore[attr-defined]
+
+
+def _in_sight_or_said(app: BummerlApp) -> None:
+    """A dialog holding more than it shows says so in its hint."""
+    hidden = any(part.max_scroll_y > 0 for part in app.screen.query(VerticalScroll))
+    assert ("↑↓: scroll for more" in screen_text(app)) == hidden
+
+
+def test_at_80x24_the_summary_shows_the_new_score_and_the_end_the_whole_review(tmp_path: Path) -> None:
+    # The player-tester's report: at 80x24 the summary of deal 2 showed deal 1's row and the old score (deal
+    # 2's row only after pressing Down, with a small scroll bar as the only hint), and the end of the Bummerl
+    # showed 3 of the review's 6 rows.
+    from bummerl.tui.session import PlaySession
+
+    first = PlaySession.new(Rules.preset("standard"), level="medium", seed=5, home=tmp_path, bot=FirstLegal(),
+                            cards="german")
+    app = BummerlApp(first, delay=0, confirm=False, review_samples=1, solver=_closing_pays)
+    seen: list[int] = []
+
+    def look() -> None:
+        over = [e for e in app.session.table.events if e.kind == "deal_over"][-1]
+        need = " : ".join(str(max(n, 0)) for n in over.data["score"])
+        row = re.compile(rf"\b{over.deal_number}\s+(You|Computer)\s+(You|Computer|draw)\s+\d+\s.*\s{need}\b")
+        screen = screen_text(app)
+        assert row.search(screen), screen
+        _in_sight_or_said(app)
+        seen.append(over.deal_number)
+
+    async def body(pilot: Pilot[None]) -> None:
+        # Whole deals: the first legal card, a claim only with 66 (long summaries, many reviewed choices).
+        for _ in range(800):
+            if isinstance(app.screen, GameOverScreen):
+                break
+            if isinstance(app.screen, DealSummaryScreen):
+                look()
+                await press(pilot, app, "enter", look=False)
+                continue
+            view = app.session.view()
+            if view.points[0] >= 66 and Action.parse("claim") in view.legal_actions:
+                await press(pilot, app, "g", look=False)
+            elif not view.hand:
+                await press(pilot, app, "p", look=False)
+            else:
+                action = next(a for a in view.legal_actions if a.kind == "play")
+                await press(pilot, app, *_keys(app, action), look=False)
+        screen = app.screen
+        assert isinstance(screen, GameOverScreen)
+        for _ in range(3000):
+            if screen.done:
+                break
+            await pilot.pause(0.01)
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        rows = [line for line in text.splitlines()
+                if re.search(r"^\W*\d+\s+\d+\s+(play|close|marry|exchange|claim|pass)\b", line)]
+        costly = [m for m in screen.mistakes if m.loss >= 0.05]
+        assert len(costly) >= 6 and len(rows) == 6, text  # the review, whole
+        assert "Computer wins the Bummerl" in text or "You win the Bummerl" in text
+        _in_sight_or_said(app)
+
+    run(app, body, size=SMALL)
+    assert len(seen) >= 3
+
+
 class SlowSolver:
     """A stand-in solver that takes its time and counts its calls."""
 
@@ -455,7 +555,7 @@ def test_german_sixty_six_fits_80_columns_with_six_cards(tmp_path: Path) -> None
     run(app, body, size=SMALL)
 
 
-def test_five_german_cards_keep_their_borders_and_gaps_where_six_must_overlap(tmp_path: Path) -> None:
+def test_five_german_cards_keep_their_borders_and_gaps(tmp_path: Path) -> None:
     # The session-11 audit: at 80 columns every German card but the last lost its right border, five too.
     s = session(tmp_path, cards="german")
     app = BummerlApp(s, delay=0)
@@ -463,6 +563,59 @@ def test_five_german_cards_keep_their_borders_and_gaps_where_six_must_overlap(tm
     async def body(pilot: Pilot[None]) -> None:
         hand_row = next(line for line in screen_text(app).splitlines() if "─ 1 ─" in line).split("▊")[0]
         assert hand_row.count("╮") == 5 and "╮ ╭" in hand_row  # five whole cards, a gap between them
+
+    run(app, body, size=SMALL)
+
+
+def _hand_frames(app: BummerlApp) -> list[str]:
+    """The top border of each card in your hand, as the screen shows it (table part only)."""
+    rows = screen_text(app).splitlines()
+    top = next(line for line in rows if re.search(r"[─━] 1 [─━]", line)).split("▊")[0]
+    return re.findall(r"[╭┏][^╭┏╮┓]*[╮┓]?", top)
+
+
+# You hold Q♠ K♠ A♠ K♥ Q♥ A♥ (two marriages), the computer 9♦ J♦ Q♦ 9♥ J♥ 10♥; the trump card is A♣; the
+# talon starts K♦ J♣.
+TWO_MARRIAGES_DECK = "QS KS AS 9D JD QD AC KH QH AH 9H JH TH KD JC QC KC TC 9S JS TS 9C TD AD"
+
+
+def test_six_german_cards_at_80_columns_each_keep_their_whole_frame(tmp_path: Path) -> None:
+    # The player-tester's report: at 80x24 each German card's right edge was covered by the next card, the
+    # marked (heavy) frames too. Six German cards are now a column narrower there ("Schell.") and whole.
+    s = session(tmp_path, decks=[TWO_MARRIAGES_DECK], rules=SIXTY_SIX_BY_HAND, cards="german",
+                bot=Script(["play 9D"]))
+    app = BummerlApp(s, delay=0, confirm=False)
+
+    def frames() -> list[str]:
+        """Each card of your hand as its top border shows it (in the table, left of the side panel)."""
+        hand = [app.query_one(f"#hand-{i}").region for i in range(6)]
+        table = app.query_one("#table").content_region
+        for left, right in itertools.pairwise(hand):
+            assert left.right <= right.x, (left, right)  # side by side, never one over the other
+        assert hand[0].x >= table.x and hand[-1].right <= table.right
+        top = next(line for line in screen_text(app).splitlines() if re.search(r"[─━] 1 [─━]", line))
+        return re.findall(r"[╭┏][^╭┏]*", top.split("▊")[0].rstrip())
+
+    async def body(pilot: Pilot[None]) -> None:
+        await press(pilot, app, *_keys(app, Action.parse("play AS")))  # you take the trick, and draw K♦
+        assert len(s.view().hand) == 6 and "Schell." in screen_text(app)  # Schellen, a column short
+        await press(pilot, app, "m")  # two marriages: their kings and queens are marked (heavy frames)
+        assert app.marry_mode
+        tops = frames()
+        assert len(tops) == 6 and all(len(t) == 9 and t[-1] in "╮┓" for t in tops), tops
+        assert sum(t.startswith("┏") for t in tops) == 4  # Laub O, K and Herz K, O: each frame whole
+        await press(pilot, app, *_keys(app, Action.parse("play KH")))  # declares 20 in Herz
+        tops = frames()
+        assert sum(t.startswith("┏") for t in tops) == 2 and all(t[-1] in "╮┓" for t in tops), tops
+        await pilot.resize_terminal(110, 32)  # wide enough for the full names and gaps again
+        await settle(pilot, app)
+        await pilot.pause(0.1)
+        hand_rows = [line.split("▊")[0] for line in screen_text(app).splitlines()]
+        assert "Schell." not in screen_text(app) and any("│Schellen│" in row for row in hand_rows)
+        await pilot.resize_terminal(*SMALL)
+        await settle(pilot, app)
+        await pilot.pause(0.1)
+        assert all(len(t) == 9 for t in frames())
 
     run(app, body, size=SMALL)
 
@@ -479,6 +632,37 @@ def test_a_window_below_80x24_is_told_so_and_the_note_goes_when_it_grows(tmp_pat
         assert "The window is" not in screen_text(app) and "Schnapsen" in screen_text(app).splitlines()[0]
 
     run(app, body, size=(60, 20))
+
+
+# ----------------------------------------------------------------------------- a resumed game's note
+
+
+def test_a_resumed_games_note_shows_in_the_game_as_the_newest_log_line_and_a_notification(
+    tmp_path: Path,
+) -> None:
+    # "bummerl play --resume --level expert" said on standard error that --level is ignored, and the game
+    # covered it at once; the note was the log's first line, scrolled out of sight at 80x24.
+    s = session(tmp_path, bot=Script(["play JC", "play QC", "play KC"]))
+    s.act("play AS")
+    s.apply_bot(s.bot_choice())
+    s.act("play TS")
+    s.apply_bot(s.bot_choice())
+    s.note = ("--resume keeps game 1234's own level (medium), rules (standard), cards (french) and seed; "
+              "ignored: --level")
+    app = BummerlApp(s, delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.pause(0.1)
+        screen = screen_text(app)
+        assert "Resumed game" in screen and "ignored: --level" in screen  # the notification
+        log = app.query_one("#log", EventLog)
+        assert log.entries[-1].plain == s.note  # after the resumed events: the newest line, in sight
+        assert log.scroll_y == log.max_scroll_y > 0
+        assert "--level" in "".join(line.split("▊")[-1] for line in screen.splitlines()[-6:])
+        await press(pilot, app, "5")  # play goes on below the note
+        assert log.entries[-1].plain != s.note and any(e.plain == s.note for e in log.entries)
+
+    run(app, body, size=SMALL, notifications=True)
 
 
 # ----------------------------------------------------------------------------- views and events only

@@ -72,9 +72,12 @@ async def press(pilot: Pilot[None], app: BummerlApp, *keys: str, look: bool = Tr
 
 
 def run(app: BummerlApp, body: Callable[[Pilot[None]], Awaitable[None]],
-        size: tuple[int, int] = SIZE) -> None:
+        size: tuple[int, int] = SIZE, *, notifications: bool = False) -> None:
+    """Run the app headless at ``size`` and ``body`` once it is quiet (``notifications``: show Textual's
+    notifications, which tests leave out by default)."""
+
     async def main() -> None:
-        async with app.run_test(size=size) as pilot:
+        async with app.run_test(size=size, notifications=notifications) as pilot:
             await settle(pilot, app)
             await body(pilot)
 

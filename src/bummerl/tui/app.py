@@ -22,7 +22,7 @@ from textual.widgets import Footer, Header, Label, Static
 from bummerl.actions import CLAIM, CLOSE, EXCHANGE, PASS, Action
 from bummerl.cards import Card, Rank, cards_in
 from bummerl.errors import BummerlError
-from bummerl.table import CardStyle, IllegalMove
+from bummerl.table import CardStyle, Event, IllegalMove
 from bummerl.tui.eventlog import EventLog, visible_events
 from bummerl.tui.screens import (
     AnalysisScreen,
@@ -76,15 +76,19 @@ class BummerlApp(App[None]):
         Binding("1", "play_card(0)", "play", key_display=f"1-5,{SIXTH_CARD_KEY}"),
         *[Binding(str(i + 1), f"play({i})", "play", show=False) for i in range(1, 5)],
         Binding(SIXTH_CARD_KEY, "play(5)", "play", show=False),
+        *[Binding(str(key), f"no_card({key})", show=False) for key in (7, 8, 9)],
+        # Exchange, close, marriage, claim and pass are bound twice: shown in the footer only while you may
+        # do them (see ``_TWINS``), live either way (the hidden twin explains why not).
         Binding("x", "exchange", "exchange"),
-        # Close and claim are bound twice: shown in the footer only under rules that allow them (a close;
-        # claims by hand), live either way (the hidden twin explains why not).
+        Binding("x", "exchange(0)", "exchange", show=False),
         Binding("c", "close", "close"),
         Binding("c", "close(0)", "close", show=False),
         Binding("m", "marry", "marry"),
+        Binding("m", "marry(0)", "marry", show=False),
         Binding("g,6", "claim", "claim", key_display="g"),
         Binding("g,6", "claim(0)", "claim", show=False),
-        Binding("p", "pass_", "pass", show=False),
+        Binding("p", "pass_", "pass"),
+        Binding("p", "pass_(0)", "pass", show=False),
         Binding("s", "score_sheet", "scores"),
         Binding("enter,n", "next", "next deal", key_display="⏎", show=False),
         Binding("question_mark", "analysis", "analysis", key_display="?"),
@@ -112,6 +116,8 @@ class BummerlApp(App[None]):
         self.marry_mode = False
         self.bot_pending = False
         self._summary_for = 0
+        self._legal: frozenset[Action] = frozenset()  # your legal actions as last drawn (for the footer)
+        self._note_at = 0  # where the session's note goes in the log: the events before it were resumed
 
     # ------------------------------------------------------------------ layout
 
@@ -176,6 +182,10 @@ class BummerlApp(App[None]):
         self.marry_mode = False
         self.bot_pending = False
         self._summary_for = 0
+        self._note_at = len(table.events)
+        if self.session.note:  # e.g. options given with --resume that the resumed game ignores
+            self.call_after_refresh(self.notify, self.session.note, title="Resumed game", severity="warning",
+                                    timeout=8)
         self.after_change()
 
     # ------------------------------------------------------------------ drawing
@@ -297,6 +307,7 @@ class BummerlApp(App[None]):
         )
         self.query_one("#score", Static).update(self._score_text(view))
         self.query_one("#points", Static).update(self._points_text(view))
+        self._legal = frozenset(view.legal_actions)
         self.refresh_bindings()
 
     def _score_text(self, view: View) -> Text:
@@ -329,10 +340,17 @@ class BummerlApp(App[None]):
     def log_entries(self) -> list[Text]:
         """The log panel's lines: the events you may still read (rules.md section 6), in colour."""
         table = self.session.table
-        out = [Text(self.session.note, style="italic yellow")] if self.session.note else []
-        for e in visible_events(table.events, open_tricks=table.rules.open_tricks):
+        events = visible_events(table.events, open_tricks=table.rules.open_tricks)
+        if self.session.note:  # said when the game was resumed: after what happened before, then newest
+            resumed = {id(e) for e in table.events[:self._note_at]}
+            at = sum(1 for e in events if id(e) in resumed)
+            events = [*events[:at], Event("note", self.session.note), *events[at:]]
+        out: list[Text] = []
+        for e in events:
             if e.kind == "save_failed":
                 style = "bold red"
+            elif e.kind == "note":
+                style = "italic yellow"
             elif e.kind in ("deal_over", "game_over"):
                 style = "bold green" if e.seat == HUMAN else ("bold red" if e.seat == COMPUTER else "bold")
             elif e.kind == "deal":
@@ -513,20 +531,25 @@ class BummerlApp(App[None]):
 
     # ------------------------------------------------------------------ keys and clicks
 
+    #: The actions bound twice: the footer shows the binding without parameters while you may take the action
+    #: (the marriage: declare any); the hidden twin (parameter 0) takes the key otherwise, to say why not.
+    _TWINS: ClassVar[dict[str, Action | None]] = {"exchange": EXCHANGE, "close": CLOSE, "claim": CLAIM,
+                                                  "pass_": PASS, "marry": None}
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Every key stays live (an illegal one is explained in the status line); of a key bound twice, the
-        binding the footer should show under these rules: "1-5" or "1-5,0", close and claim only where
-        the rules allow them."""
-        rules = self.session.table.rules
-        sixty_six = rules.sixty_six
+        binding the footer should show: "1-5" or "1-5,0" under these rules, exchange, close, marriage, claim
+        and pass only while you may take them."""
+        sixty_six = self.session.table.rules.sixty_six
         if action == "play" and parameters == (0,):  # the footer's "1-5"
             return not sixty_six
         if action == "play_card":  # the footer's "1-5,0"
             return sixty_six
-        if action == "close":
-            return rules.allow_close == (parameters == ())
-        if action == "claim":
-            return (not rules.auto_claim) == (parameters == ())
+        if action in self._TWINS:
+            wanted = self._TWINS[action]
+            allowed = (any(a.kind == "marry" for a in self._legal) if wanted is None
+                       else wanted in self._legal)
+            return allowed == (parameters == ())
         return True
 
     def _hand(self) -> list[Card]:
@@ -546,6 +569,11 @@ class BummerlApp(App[None]):
     def action_play_card(self, slot: int) -> None:
         """The same as :meth:`action_play` (key 1 in Sixty-Six, shown in the footer as "1-5,0")."""
         self.action_play(slot)
+
+    def action_no_card(self, key: int) -> None:
+        """Keys 7-9 play nothing: say which keys do."""
+        keys = card_keys(self.session.table.rules.hand_size)
+        self.status(f"{key} plays no card: your cards are keys {keys}, from the left", error=True)
 
     def choose_card(self, card: Card) -> None:
         """A card picked by key or click: declares its marriage if it is the king or queen of one you may
@@ -572,7 +600,7 @@ class BummerlApp(App[None]):
         elif message.card is not None and message.slot >= 0:  # your hand's cards (slots 0-5)
             self.choose_card(message.card)
 
-    def action_exchange(self) -> None:
+    def action_exchange(self, _shown: int = 1) -> None:
         """Exchange the trump jack (nine) for the face-up trump card."""
         self.human_act(EXCHANGE)
 
@@ -584,11 +612,11 @@ class BummerlApp(App[None]):
         """Claim 66."""
         self.human_act(CLAIM)
 
-    def action_pass_(self) -> None:
+    def action_pass_(self, _shown: int = 1) -> None:
         """Pass after the last trick."""
         self.human_act(PASS)
 
-    def action_marry(self) -> None:
+    def action_marry(self, _shown: int = 1) -> None:
         """Declare a marriage: at once when there is one, else choose its king or queen."""
         view = self.session.view()
         options = [a for a in view.legal_actions if a.kind == "marry"]
@@ -661,3 +689,7 @@ class BummerlApp(App[None]):
     def action_quit_game(self) -> None:
         """Quit (from any screen); the game is saved and ``bummerl play --resume`` continues it."""
         self.exit()
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C (unless it copies selected text) quits as q does, rather than Textual's "press ctrl+q"."""
+        self.action_quit_game()

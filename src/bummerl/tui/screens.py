@@ -119,10 +119,52 @@ def _from_thread(screen: ModalScreen[Any], callback: Callable[..., object], *arg
         screen.app.call_from_thread(callback, *args, **kwargs)
 
 
-class Dialog(ModalScreen[Answer], Generic[Answer]):
-    """A dialog over the table: ``q`` quits the game from here too (it is saved after every action)."""
+#: What a dialog's hint line begins with while a part of it holds more than it shows.
+SCROLL_HINT = "↑↓: scroll for more   "
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "app.quit_game", "quit")]
+
+class Dialog(ModalScreen[Answer], Generic[Answer]):
+    """A dialog over the table: ``q`` or Ctrl+C quits the game from here too (it is saved after every action).
+
+    A dialog too tall for the window scrolls a part of it; its hint line then begins with
+    :data:`SCROLL_HINT`, and the part that holds more than it shows has the keys (↑↓ scroll it).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "app.quit_game", "quit"),
+        Binding("ctrl+c", "copy_or_quit", "quit", show=False),
+    ]
+
+    async def action_copy_or_quit(self) -> None:
+        """Ctrl+C: copy the text selected with the mouse, if any (as on every Textual screen); else quit as
+        ``q`` does."""
+        selection = self.get_selected_text()
+        if selection is not None:
+            self.app.copy_to_clipboard(selection)
+        else:
+            await self.app.run_action("quit_game")
+
+    def on_mount(self) -> None:
+        for sheet in self.query(".to-end").results(VerticalScroll):
+            sheet.anchor()  # a score sheet shows its newest deal (and the score now) first
+        self.call_after_refresh(self._show_overflow)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._show_overflow)
+
+    def _show_overflow(self) -> None:
+        """Say in the hint whether anything is scrolled out of sight, and focus the first part that is."""
+        if not self.is_attached:
+            return
+        hidden = [s for s in self.query(VerticalScroll) if s.max_scroll_y > 0]
+        for hint in self.query(".hint").results(Label):
+            text = str(hint.content)
+            base = text.removeprefix(SCROLL_HINT)
+            wanted = SCROLL_HINT + base if hidden else base
+            if text != wanted:
+                hint.update(wanted)
+        if hidden and self.focused not in hidden:
+            hidden[0].focus(scroll_visible=False)
 
 
 class ConfirmScreen(Dialog[bool]):
@@ -196,7 +238,7 @@ def keys_text(rules: Rules) -> str:
         ("?", "analysis: what each of your choices is worth"),
         ("Esc", "cancel a marriage choice, close a dialog"),
         ("h, F1", "this list"),
-        ("q", "quit (the game is saved after every move)"),
+        ("q, Ctrl+C", "quit (the game is saved after every move)"),
     ]
     return "\n".join(f"{key:<10} {what}" for key, what in rows)
 
@@ -288,8 +330,11 @@ class DealSummaryScreen(Dialog[None]):
             ended = [e for e in self.events if e.kind == "game_over"]
             if ended:  # in the title too: the score sheet below may not fit the window
                 head += f" — {_says(names[ended[-1].data['winner']], 'win', 'wins')} the Bummerl"
-            yield Label(head, classes="title")
-            with VerticalScroll():
+            with Vertical(classes="head"):
+                yield Label(head, classes="title")
+            # The deal's details scroll; the score sheet below them keeps its place at the bottom, scrolled to
+            # its newest row: the new score is in sight even when the details are not all.
+            with VerticalScroll(classes="body"):
                 yield Static(Text.assemble(("Why: ", "bold"), data["why"]))
                 told = [e for e in this_deal if e.kind in ("claim", "pass")]
                 if told:
@@ -312,12 +357,15 @@ class DealSummaryScreen(Dialog[None]):
                     ))
                 if view.closed_by >= 0:
                     yield Static(Text(f"{names[view.closed_by]} closed the talon.", style="dim"))
+            with Vertical(classes="foot"):
                 yield Label("Score sheet", classes="caption")
-                yield Static(score_sheet(self.events, names))
+                with VerticalScroll(classes="sheet to-end"):
+                    yield Static(score_sheet(self.events, names))
                 if ended:
                     who = names[ended[-1].data["winner"]]
                     yield Static(Text(f"{_says(who, 'win', 'wins')} the Bummerl!", style="bold green"))
-            yield Label(f"Enter: continue   q: quit{_SAVED if self.saved else _NOT_SAVED}", classes="hint")
+                saved = _SAVED if self.saved else _NOT_SAVED
+                yield Label(f"Enter: continue   q: quit{saved}", classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -436,16 +484,19 @@ class GameOverScreen(Dialog[None]):
             score = deals[-1].data["score"]
             who = _says(names[winner], "win", "wins")
             needed = f"{max(score[HUMAN], 0)} : {max(score[COMPUTER], 0)} still needed"
-            yield Label(f"{who} the Bummerl ({needed})", classes="title")
-            with VerticalScroll():
-                won = sum(1 for e in deals if e.data["winner"] == HUMAN)
+            won = sum(1 for e in deals if e.data["winner"] == HUMAN)
+            with Vertical(classes="head"):
+                yield Label(f"{who} the Bummerl ({needed})", classes="title")
                 yield Static(f"{len(deals)} deals played, you won {won}.")
+            # The score sheet scrolls (to its last deal); the review below it keeps its place at the bottom.
+            with VerticalScroll(classes="body to-end"):
                 yield Static(score_sheet(self.events, names))
+            with Vertical(classes="foot"):
                 yield Label("Where you lost game points", classes="caption")
                 yield ProgressBar(total=None, show_eta=False, id="review-progress")
                 yield Static(Text("Analysing your decisions…", style="dim"), id="review-body")
-            again = "n: play again   " if self.play_again else ""
-            yield Label(f"{again}q: quit{_SAVED if self.saved else _NOT_SAVED}", classes="hint")
+                again = "n: play again   " if self.play_again else ""
+                yield Label(f"{again}q: quit{_SAVED if self.saved else _NOT_SAVED}", classes="hint")
 
     def on_mount(self) -> None:
         self.run_worker(self._compute, thread=True, group="review")
@@ -498,3 +549,4 @@ class GameOverScreen(Dialog[None]):
             return
         self.query_one("#review-progress", ProgressBar).display = False
         self.query_one("#review-body", Static).update(body)
+        self.call_after_refresh(self._show_overflow)  # the review may push the score sheet out of sight

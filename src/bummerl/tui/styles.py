@@ -103,19 +103,14 @@ Screen {
     margin-right: 1;
 }
 /* Six cards (Sixty-Six) are packed where a gap would not fit: no gap on a narrow screen, nor for German
-   faces, a column wider ("Schellen"), which on a narrow screen also overlap the card before by a column
-   (its left border covers the other's right one). Five cards always keep their gaps. */
+   faces, a column wider ("Schellen"); on a narrow screen six German cards are a column narrower as well
+   ("Schell."), so that each one keeps its whole frame. Five cards always keep their gaps. */
 .-narrow #hand.six CardWidget, #hand.german.six CardWidget {
     margin-right: 0;
 }
-.-narrow #table.german {
-    padding: 0 0 0 1;
+.-narrow #hand.german.six CardWidget {
+    width: 9;
 }
-.-narrow #hand.german.six #hand-1 { offset: -1 0; }
-.-narrow #hand.german.six #hand-2 { offset: -2 0; }
-.-narrow #hand.german.six #hand-3 { offset: -3 0; }
-.-narrow #hand.german.six #hand-4 { offset: -4 0; }
-.-narrow #hand.german.six #hand-5 { offset: -5 0; }
 #talon {
     margin-right: 1;
 }
@@ -177,6 +172,23 @@ ModalScreen {
 }
 .dialog .caption {
     margin-top: 1;
+}
+/* A dialog in three parts (a deal's summary, the end of the Bummerl): the head and the foot keep their
+   places and the body between them scrolls, so a small window never pushes the foot (the score sheet with
+   the score now, the review) out of sight. */
+.dialog .head {
+    dock: top;
+    height: auto;
+}
+.dialog .foot {
+    dock: bottom;
+    height: auto;
+}
+.dialog VerticalScroll.body {
+    max-height: 100%;
+}
+.dialog .foot VerticalScroll {
+    max-height: 30vh;
 }
 #confirm {
     width: 64;

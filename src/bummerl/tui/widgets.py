@@ -74,18 +74,25 @@ def card_text(card: Card | int, style: CardStyle = "french") -> Text:
     return Text(card_name(c, style), style=f"bold {suit_colour(c.suit, style)}")
 
 
-def card_face(card: Card, style: CardStyle) -> Text:
+def card_face(card: Card, style: CardStyle, width: int | None = None) -> Text:
     """The three lines inside a card's border: rank top left, suit in the middle, rank bottom right.
+
+    ``width``: the columns inside the border (default :func:`face_width`); a German suit name longer than
+    that is cut short with a full stop (six German cards at 80 columns are 7 wide inside: ``Schell.``).
 
     >>> card_face(Card.parse("AD"), "german").plain.splitlines()
     ['Sau     ', 'Schellen', '     Sau']
+    >>> card_face(Card.parse("AD"), "german", 7).plain.splitlines()
+    ['Sau    ', 'Schell.', '    Sau']
     """
     colour = suit_colour(card.suit, style)
     rank = RANK_LABELS[style][card.rank]
     middle = card.suit.german if style == "german" else card.suit.symbol
     if style == "french":
         middle = f"{middle} {middle}" if card.rank == Rank.TEN else middle
-    w = face_width(style)
+    w = width if width is not None and width > 0 else face_width(style)
+    if len(middle) > w:
+        middle = middle[: w - 1] + "."
     lines = (rank.ljust(w), middle.center(w), rank.rjust(w))
     return Text.assemble(("\n".join(lines), f"bold {colour}"))
 
@@ -99,7 +106,9 @@ def _back(label: str, width: int) -> Text:
 class CardWidget(Static):
     """One card: a face, a back (optionally with a label such as the talon size), or an empty place.
 
-    Posts :class:`CardWidget.Clicked` when clicked, with its ``slot`` (its position in the hand).
+    Posts :class:`CardWidget.Clicked` when clicked, with its ``slot`` (its position in the hand). The face
+    fits the card's width, which the style sheet sets (six German cards on a narrow screen are a column
+    narrower), and is drawn again whenever that changes.
     """
 
     DEFAULT_CSS = """
@@ -135,6 +144,8 @@ class CardWidget(Static):
         super().__init__(" ", id=id, classes=classes)
         self.slot = slot
         self.card: Card | None = None
+        self._shown: tuple[Card | None, CardStyle, bool, str] | None = None
+        self._drawn_width = 0
 
     def show_card(self, card: Card | None, style: CardStyle = "french", *, back: bool = False,
                   label: str = "") -> None:
@@ -142,16 +153,27 @@ class CardWidget(Static):
         self.card = card
         self.remove_class("face", "back", "empty")
         self.set_class(style == "german", "german")
-        width = face_width(style)
+        self.add_class("face" if card is not None and not back else "back" if back else "empty")
+        self._shown = (card, style, back, label)
+        self._draw()
+
+    def _draw(self) -> None:
+        if self._shown is None:
+            return
+        card, style, back, label = self._shown
+        inside = self.content_size.width  # 0 before the first layout: the style's usual width
+        width = inside if inside > 0 else face_width(style)
+        self._drawn_width = inside
         if card is not None and not back:
-            self.add_class("face")
-            self.update(card_face(card, style))
+            self.update(card_face(card, style, width))
         elif back:
-            self.add_class("back")
             self.update(_back(label, width))
         else:
-            self.add_class("empty")
             self.update(Text(label.center(width), style="dim"))
+
+    def on_resize(self) -> None:
+        if self.content_size.width != self._drawn_width:
+            self._draw()
 
     def on_click(self) -> None:
         self.post_message(self.Clicked(self.slot, self.card, self.id))
