@@ -47,7 +47,12 @@ async def echo(ws: WebSocket) -> None:
     await ws.receive()
 
 
-APP = Starlette(routes=[Route("/", hello), Route("/slow", slow), WebSocketRoute("/ws", echo)])
+async def posted(request: Any) -> PlainTextResponse:
+    return PlainTextResponse(f"{len(await request.body())} bytes")
+
+
+APP = Starlette(routes=[Route("/", hello), Route("/slow", slow), Route("/post", posted, methods=["POST"]),
+                        WebSocketRoute("/ws", echo)])
 
 
 @contextmanager
@@ -105,6 +110,18 @@ def test_the_deadline_starts_again_for_the_next_request_on_a_kept_connection() -
             reply += sock.recv(65536)
         sock.sendall(HALF_A_REQUEST)  # within the keep-alive time, so that uvicorn's own timeout stops
         assert read_to_end(sock) == b""
+
+
+def test_a_request_sent_along_with_the_last_one_has_its_deadline_too() -> None:
+    # Pipelined: uvicorn reads the second request only once the first is answered, outside data_received,
+    # so its deadline never started and a POST without its body held the connection for good (session
+    # 15's review of the fix).
+    two = (b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"
+           b"POST /post HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n")
+    with guarded(Limits(request_within=0.5)) as address, opened(address, two) as sock:
+        started = time.monotonic()
+        assert read_to_end(sock).endswith(b"hello")  # the first answered, then closed (a timeout raises)
+        assert time.monotonic() - started < 4
 
 
 def test_a_request_sent_whole_is_answered_however_long_its_answer_takes() -> None:

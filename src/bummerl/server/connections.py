@@ -61,8 +61,10 @@ class GuardedHTTP(H11Protocol):
             return
         self._watch_request()
 
-    def data_received(self, data: bytes) -> None:
-        super().data_received(data)
+    def handle_events(self) -> None:
+        # uvicorn reads requests here: on data, and after a response for a request sent along with the
+        # last one (pipelined), whose deadline would otherwise never start.
+        super().handle_events()
         self._watch_request()
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
