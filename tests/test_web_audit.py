@@ -117,23 +117,26 @@ def your_turn(ws: Any) -> None:
     next_of(ws, "view", lambda v: v["waiting_for"] == 0 and not v["thinking"])
 
 
-def test_one_client_asking_in_many_games_is_told_the_computer_is_busy(
+def test_a_question_waits_for_its_turn_and_one_client_may_not_have_more_than_two_asked(
         tmp_path: Path, gated_analysis: threading.Event) -> None:
     # The audit's client kept an analysis going in each of 20 games: queued, they went ahead of every
-    # other game's hard moves once they had waited 2 s (p50 32 s a move with one worker).
-    with TestClient(create_app(home=tmp_path, workers=0)) as client:  # one question at a time
-        games = [new_game(client, seed=4, dealer=1) for _ in range(2)]  # the human leads
-        with socket(client, games[0]) as first, socket(client, games[1]) as second:
-            your_turn(first)
-            your_turn(second)
+    # other game's hard moves once they had waited 2 s (p50 32 s a move with one worker). A question now
+    # waits for its turn behind the moves; one address may have 2 asked at once.
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:  # one question worked out at a time
+        games = [new_game(client, seed=4, dealer=1) for _ in range(3)]  # the human leads
+        with socket(client, games[0]) as first, socket(client, games[1]) as second, \
+                socket(client, games[2]) as third:
+            for ws in (first, second, third):
+                your_turn(ws)
             ask_and_wait(client, first, 1)
-            second.send_json({"type": "analyse"})
-            busy = "the computer is busy with other questions: try again in a moment"
-            assert _answer(second) == {"type": "error", "reason": busy, "answers": "analyse"}
+            ask_and_wait(client, second, 2)  # waits for its turn
+            third.send_json({"type": "analyse"})
+            assert _answer(third) == {"type": "error", "answers": "analyse", "reason": (
+                "too many questions from your address at once (at most 2): try again once one is answered")}
             gated_analysis.set()
-            assert _answer(first)["type"] == "analysis"
-            second.send_json({"type": "analyse"})  # answered: room again
-            assert _answer(second)["type"] == "analysis"
+            assert _answer(first)["type"] == _answer(second)["type"] == "analysis"
+            third.send_json({"type": "analyse"})  # answered: room again
+            assert _answer(third)["type"] == "analysis"
 
 
 def test_one_address_may_have_only_so_many_questions_worked_out_at_once(

@@ -174,7 +174,6 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
     seconds may be claimed from; ``clock`` is the time of absences and clocks (default ``time.time``)."""
     state: dict[str, Any] = {}
     limits = Limits() if limits is None else limits
-    questions = PerAddress(limits.questions_per_address)  # analyses and reviews being worked out
 
     def hub() -> GameHub:
         hub: GameHub = state["hub"]
@@ -187,6 +186,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         store = WebStore(home)
         own = thinker is None
         pool = Thinker(workers) if thinker is None else thinker
+        pool.askers = PerAddress(limits.questions_per_address)  # players' questions per client address
         state["hub"] = app.state.hub = GameHub(store, pool, analysis_samples=analysis_samples,
                                                review_samples=review_samples)
         state["online"] = app.state.online = Online(  # games between two people
@@ -326,14 +326,10 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
                         limit.refund()
                 elif message.type == "ping":
                     await game.handle(seat, message, send)
-                elif not questions.take(address):  # one client may not take every worker's time
-                    send(error_message(f"too many questions from your address at once (at most "
-                                       f"{questions.most}): try again once one is answered", message.type))
                 else:  # the analysis and the review take a while: keep reading meanwhile
-                    task = asyncio.create_task(game.handle(seat, message, send))
+                    task = asyncio.create_task(game.handle(seat, message, send, asker=address))
                     side_tasks.add(task)
                     task.add_done_callback(side_tasks.discard)
-                    task.add_done_callback(lambda _: questions.give_back(address))
         except WebSocketDisconnect:
             pass
         finally:

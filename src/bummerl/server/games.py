@@ -178,9 +178,10 @@ class LiveGame:
 
     # ------------------------------------------------------------------ acting
 
-    async def handle(self, seat: int, message: ClientMessage, reply: Send) -> None:
-        """A client message from ``seat``: an action, a request for the analysis or the review, or a ping.
-        Anything wrong is answered with an ``error`` to that client alone and changes nothing."""
+    async def handle(self, seat: int, message: ClientMessage, reply: Send, asker: str = "") -> None:
+        """A client message from ``seat`` (at address ``asker``): an action, a request for the analysis or
+        the review, or a ping. Anything wrong is answered with an ``error`` to that client alone and
+        changes nothing."""
         try:
             if message.type == "ping":  # the page checks that its connection still reaches the server
                 reply({"type": "pong"})
@@ -191,7 +192,8 @@ class LiveGame:
                     raise IllegalMove("wait for the answer to your last question")
                 self._asking.add(seat)
                 try:
-                    reply(await (self.analyse(seat) if message.type == "analyse" else self.review(seat)))
+                    reply(await (self.analyse(seat, asker) if message.type == "analyse"
+                                 else self.review(seat, asker)))
                 finally:
                     self._asking.discard(seat)
         except BummerlError as err:
@@ -257,26 +259,27 @@ class LiveGame:
                 events += await self.hub.committer.commit(self.session)
                 self.broadcast(events)
 
-    async def analyse(self, seat: int) -> dict[str, Any]:
-        """The ``?`` analysis of ``seat``'s position (its own view only)."""
+    async def analyse(self, seat: int, asker: str = "") -> dict[str, Any]:
+        """The ``?`` analysis of ``seat``'s position (its own view only), asked from address ``asker``."""
         view = self.table.view(seat)
         if self.table.waiting_for != seat or not view.legal_actions:
             raise IllegalMove("the analysis is for your turn")
         from bummerl.server.thinker import analyse_view
 
-        result = await self.hub.thinker.ask(analyse_view, view, self.hub.analysis_samples)
+        result = await self.hub.thinker.ask(analyse_view, view, self.hub.analysis_samples, asker=asker)
         return {"type": "analysis", "deal_number": self.table.deal_number,
                 "history": view.history_length, **result}
 
-    async def review(self, seat: int) -> dict[str, Any]:
-        """The end-of-game review of ``seat``'s choices (only once the Bummerl is over)."""
+    async def review(self, seat: int, asker: str = "") -> dict[str, Any]:
+        """The end-of-game review of ``seat``'s choices (only once the Bummerl is over), asked from
+        address ``asker``."""
         if self.table.phase != "game_over":
             raise IllegalMove("the review is ready once the Bummerl is over")
         from bummerl.server.thinker import review_decisions
 
         decisions = list(self.table.decisions(seat))
         mistakes = await self.hub.thinker.ask(review_decisions, decisions, self.hub.review_samples,
-                                              priority=PRIORITY["review"])
+                                              priority=PRIORITY["review"], asker=asker)
         return {"type": "review", "decisions": len(decisions), "mistakes": mistakes}
 
 

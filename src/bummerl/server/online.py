@@ -139,7 +139,7 @@ class FriendTable(LiveGame):
                 raise IllegalMove(f"the Bummerl is over: {self.end.text(self.names())}")
             await super().act(seat, action)
 
-    async def analyse(self, seat: int) -> dict[str, Any]:
+    async def analyse(self, seat: int, asker: str = "") -> dict[str, Any]:
         """Refused: the solver's advice is for games against the computer, never between two people."""
         raise IllegalMove("the analysis is only for games against the computer")
 

@@ -43,10 +43,12 @@ from typing import Any, TypeVar
 
 from bummerl.actions import Action
 from bummerl.errors import BummerlError
+from bummerl.server.limits import PerAddress
 from bummerl.view import View
 
-__all__ = ["AGING", "BUSY", "DEFAULT_WORKERS", "PRIORITY", "Thinker", "ThinkerBusy", "WorkerDied",
-           "analyse_view", "decide", "most_questions", "review_decisions"]
+__all__ = ["AGING", "BUSY", "DEFAULT_WORKERS", "PER_ASKER", "PRIORITY", "WAITING_PER_WORKER", "Thinker",
+           "ThinkerBusy", "WorkerDied", "analyse_view", "decide", "most_questions", "review_decisions",
+           "too_many_from"]
 
 T = TypeVar("T")
 
@@ -99,18 +101,28 @@ class WorkerDied(RuntimeError):
 
 
 class ThinkerBusy(BummerlError):
-    """A player's question (an analysis, a review) refused because as many as the workers may take are
-    being worked out or waiting already (:meth:`Thinker.ask`)."""
+    """A player's question (an analysis, a review) refused: its address has as many asked as it may, or
+    the server has as many waiting as it keeps (:meth:`Thinker.ask`)."""
 
 
-#: The reason a question is refused when the workers are busy with others.
+#: The reason a question is refused when the server has as many waiting as it keeps.
 BUSY = "the computer is busy with other questions: try again in a moment"
+#: Questions that may wait for their turn per worker (beyond them, :data:`BUSY`).
+WAITING_PER_WORKER = 4
+#: Questions one asker (a client address) may have asked and not yet had answered.
+PER_ASKER = 2
+
+
+def too_many_from(most: int) -> str:
+    """The reason a question is refused when its asker has ``most`` asked already."""
+    return f"too many questions from your address at once (at most {most}): try again once one is answered"
 
 
 def most_questions(workers: int) -> int:
     """The questions (analyses, reviews) that may be worked out or wait for a worker at once: one less
     than the workers, so the computer's decisions always find a worker free of questions, and 1 with a
-    single worker (or none: the background thread of the tests).
+    single worker (or none: the background thread of the tests). Others wait for their turn in the order
+    they came, not in the workers' queue, so that they are never put ahead of a move.
 
     >>> [most_questions(n) for n in (0, 1, 2, 4)]
     [1, 1, 1, 3]
@@ -243,10 +255,14 @@ class Thinker:
     as the solver is not re-entrant). ``decide_fn`` replaces :func:`decide` (it must pickle: a module-level
     function). Call :meth:`close` when done.
 
-    Players' questions go through :meth:`ask`, which refuses any beyond :func:`most_questions` at once
-    (:class:`ThinkerBusy`): with many questions waiting, aging put each one that had waited 2 s ahead of
-    every new decision, and a ``hard`` move waited for all of them (20 analyses kept running by one
-    client, one worker: p50 32 s instead of 7 ms, an audit of the web server).
+    Players' questions go through :meth:`ask`: at most :func:`most_questions` are in the workers' queue or
+    worked out at once, the others wait for their turn among themselves (first come, first served), at
+    most :data:`WAITING_PER_WORKER` per worker and :attr:`askers` per client address; beyond, one is
+    refused at once (:class:`ThinkerBusy`). With every question in the workers' queue, aging put each one
+    that had waited 2 s ahead of every new decision, and a ``hard`` move waited for all of them (20
+    analyses kept running by one client, one worker: p50 32 s instead of 7 ms, an audit of the web
+    server); refusing every question beyond the workers' share instead left one client asking twice a
+    second able to have every other player's question refused (with 2 workers, a review of the fix).
 
     When every worker is busy, a job waits with the key ``arrival + priority * AGING`` (seconds of
     :attr:`clock`), and a worker set free takes the waiting job of the lowest key (of equal keys, the first
@@ -272,9 +288,14 @@ class Thinker:
         self.clock: Callable[[], float] = time.monotonic
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="bummerl-thinker") if workers <= 0 else None
         self._closed = False
-        #: The questions that may be worked out or wait at once (:meth:`ask`), and how many are now.
+        #: The questions that may be in the workers' queue or worked out at once (:meth:`ask`), the most
+        #: that may be asked in all (waiting for their turn too), and how many are asked now.
         self.most_questions = most_questions(workers)
+        self.most_asked = WAITING_PER_WORKER * max(1, workers)
         self.questions = 0
+        #: Questions asked and not yet answered per asker (a client address); a server sets its limit.
+        self.askers = PerAddress(PER_ASKER)
+        self._turns: asyncio.Semaphore | None = None  # made on the first question, with most_questions
 
     async def run(self, fn: Callable[..., T], *args: Any, priority: int = PRIORITY["analysis"]) -> T:
         """``fn(*args)`` in a worker (``fn`` and the arguments must pickle); its exception is raised here.
@@ -282,18 +303,35 @@ class Thinker:
         has waited (:data:`AGING`; see :class:`Thinker`)."""
         return await self._run(fn, args, priority, ended=lambda: None)
 
-    async def ask(self, fn: Callable[..., T], *args: Any, priority: int = PRIORITY["analysis"]) -> T:
-        """A player's question (an analysis, a review): :meth:`run`, unless :attr:`most_questions` are
-        being worked out or waiting already; then :class:`ThinkerBusy` at once. A question counts until
-        its worker is done with it, also when its asker has gone (a client that asks and hangs up again
-        and again gains nothing)."""
-        if self.questions >= self.most_questions:
+    async def ask(self, fn: Callable[..., T], *args: Any, priority: int = PRIORITY["analysis"],
+                  asker: str = "") -> T:
+        """A player's question (an analysis, a review) from ``asker`` (its client address): :meth:`run`
+        once it is its turn among the questions (see :class:`Thinker`). :class:`ThinkerBusy` at once when
+        the asker has :attr:`askers` ``.most`` asked already or :attr:`most_asked` are asked in all. A
+        question counts until its worker is done with it, also when its asker has gone (a client that asks
+        and hangs up again and again gains nothing); one still waiting for its turn is forgotten then."""
+        if not self.askers.take(asker):
+            raise ThinkerBusy(too_many_from(self.askers.most))
+        if self.questions >= self.most_asked:
+            self.askers.give_back(asker)
             raise ThinkerBusy(BUSY)
         self.questions += 1
-        return await self._run(fn, args, priority, ended=self._answered)
+        if self._turns is None:
+            self._turns = asyncio.Semaphore(self.most_questions)
+        turns = self._turns
 
-    def _answered(self) -> None:
-        self.questions -= 1
+        def answered() -> None:
+            self.questions -= 1
+            self.askers.give_back(asker)
+            turns.release()
+
+        try:
+            await turns.acquire()
+        except BaseException:
+            self.questions -= 1
+            self.askers.give_back(asker)
+            raise
+        return await self._run(fn, args, priority, ended=answered)
 
     async def _run(self, fn: Callable[..., T], args: tuple[Any, ...], priority: int,
                    ended: Callable[[], None]) -> T:
