@@ -48,6 +48,9 @@ def serve(
     messages_per_second: Annotated[float, typer.Option(
         help="Messages that change nothing a game connection may send a second (0: no limit).",
         rich_help_panel="Limits")] = 20.0,
+    connections_per_address: Annotated[int, typer.Option(
+        help="HTTP connections one address may hold open at once (0: no limit; behind a reverse proxy every "
+             "client has the proxy's address).", rich_help_panel="Limits")] = 64,
     no_limits: Annotated[bool, typer.Option(
         "--no-limits", help="Turn every limit above off (load benchmarks on localhost).",
         rich_help_panel="Limits")] = False,
@@ -76,7 +79,8 @@ def serve(
     if workers is not None and not 1 <= workers <= MOST_WORKERS:
         fail(f"--workers must be at least 1 and at most {MOST_WORKERS}")
     limit_options = (("--posts-per-minute", posts_per_minute), ("--messages-per-second", messages_per_second),
-                     ("--games-per-player", games_per_player), ("--open-invitations", open_invitations))
+                     ("--games-per-player", games_per_player), ("--open-invitations", open_invitations),
+                     ("--connections-per-address", connections_per_address))
     for option, value in limit_options:
         if not (math.isfinite(value) and value >= 0):
             fail(f"{option} must be a number, 0 (no limit) or more, not {value:g}")
@@ -84,7 +88,8 @@ def serve(
         fail(f"--away-after must be from 0 to {10**7:,} seconds, not {away_after:g}")
     limits = Limits.lifted() if no_limits else Limits(
         posts_per_minute=posts_per_minute, games_per_player=games_per_player,
-        open_invitations=open_invitations, messages_per_second=messages_per_second)
+        open_invitations=open_invitations, messages_per_second=messages_per_second,
+        connections_per_address=connections_per_address)
     try:  # refuse in one line what would fail at start-up: a busy port, a store it cannot open or write
         _check_port(host, port)
         WebStore().close()
