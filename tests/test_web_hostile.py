@@ -230,8 +230,8 @@ def test_serve_passes_its_limit_options_to_the_app(monkeypatch: pytest.MonkeyPat
     runner = CliRunner()
     port = str(free_port())
     runner.invoke(app, ["serve", "--port", port, "--posts-per-minute", "5", "--games-per-player", "3",
-                        "--open-invitations", "0", "--messages-per-second", "2.5", "--connections-per-address",
-                        "500"])
+                        "--open-invitations", "0", "--messages-per-second", "2.5",
+                        "--connections-per-address", "500"])
     runner.invoke(app, ["serve", "--port", port, "--no-limits"])
     runner.invoke(app, ["serve", "--port", port])
     chosen = Limits(posts_per_minute=5, games_per_player=3, open_invitations=0, messages_per_second=2.5,
