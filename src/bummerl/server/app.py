@@ -112,13 +112,20 @@ def _host_name(authority: str) -> str:
 
 
 def _loopback_name(name: str) -> bool:
-    """``localhost`` or a loopback address (127.0.0.0/8, ``::1``)."""
+    """``localhost`` or a loopback address (127.0.0.0/8, ``::1``, and 127.0.0.1 as a server listening on
+    ``::`` sees it, ``::ffff:127.0.0.1``).
+
+    >>> [_loopback_name(n) for n in ("localhost", "127.0.0.2", "::1", "::ffff:127.0.0.1", "::ffff:192.0.2.7")]
+    [True, True, True, True, False]
+    """
     if name == "localhost":
         return True
     try:
-        return ipaddress.ip_address(name).is_loopback
+        address = ipaddress.ip_address(name)
     except ValueError:
         return False
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
 
 
 def _error(reason: str, status: int = 400) -> JSONResponse:
