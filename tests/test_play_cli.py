@@ -244,6 +244,9 @@ def test_stats_per_level_and_per_rules_preset(home: Path) -> None:
     assert "per level" in out and "per rules preset" in out
     for word in ("hard", "easy", "tompa", "vu"):
         assert word in out
+    narrow = runner.invoke(app, ["stats"], env={"COLUMNS": "80"}).stdout  # headers were cut: "unfinish…"
+    assert "…" not in narrow and "playing" in narrow and "abandoned" in narrow
+    assert max(len(line) for line in narrow.splitlines()) <= 80
 
 
 def test_a_new_game_that_cannot_be_stored_is_said_on_the_status_line(home: Path) -> None:

@@ -231,13 +231,14 @@ def _run(start: Callable[[], PlaySession], store: GameStore, game_id: str, *, as
 
 
 def _tally_table(title: str, name: str, rows: dict[str, Tally], order: tuple[str, ...]) -> Any:
+    from rich import box
     from rich.table import Table
 
-    grid = Table(title=title)
-    grid.add_column(name)
-    for column in ("deals won", "Bummerls won", "game points won", "game points lost", "unfinished",
+    grid = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False)  # no walls: 80 columns hold it all
+    grid.add_column(name, no_wrap=True)
+    for column in ("deals won", "Bummerls won", "game points won", "game points lost", "still playing",
                    "abandoned"):
-        grid.add_column(column, justify="right")
+        grid.add_column(column, justify="right", min_width=max(map(len, column.split())))  # words whole
     rank = {n: i for i, n in enumerate(order)}
     # In the given order ("standard (false_claim=mirror)" after "standard"), anything else after them.
     for key in sorted(rows, key=lambda n: (rank.get(n.split(" ")[0], len(rank)), n)):
