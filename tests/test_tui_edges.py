@@ -732,3 +732,36 @@ def test_under_marriage_leads_king_the_status_asks_for_the_king_alone(tmp_path: 
         assert "after declaring a marriage you must lead K♥" in status(app) and "or Q♥" not in status(app)
 
     run(app, body)
+
+
+def test_a_long_score_sheet_leaves_the_deals_own_summary_in_sight_at_80x24(tmp_path: Path) -> None:
+    # A review of the three-part summary: with its height in vh, the bottom part was as tall as the whole
+    # score sheet (19 rows at deal 7 of Sixty-Six) and covered the deal's own lines (why, the tricks table).
+    from bummerl.tui.session import PlaySession
+
+    for seed in range(200):  # a Bummerl still going after its 7th deal
+        s = PlaySession.new(Rules.preset("sixty-six"), level="easy", seed=seed, first_dealer=0,
+                            home=tmp_path / str(seed), bot=FirstLegal())
+        deals = 0
+        while s.table.phase != "game_over" and deals < 7:
+            if s.table.phase == "deal_over":
+                deals += 1
+                if deals < 7:
+                    s.next_deal()
+            elif s.table.human_to_move:
+                s.act(s.view().legal_actions[0])
+            else:
+                s.apply_bot(s.bot_choice())
+        if deals == 7 and s.table.phase == "deal_over":
+            break
+    app = BummerlApp(s, delay=0, confirm=False, review_samples=1)
+
+    async def body(pilot: Pilot[None]) -> None:
+        screen = app.screen
+        assert isinstance(screen, DealSummaryScreen)
+        middle, foot = screen.query_one(".body").region, screen.query_one(".foot").region
+        assert middle.height >= 4 and foot.y >= middle.bottom, (middle, foot)
+        text = screen_text(app)
+        assert "Why:" in text and "tricks" in text and "Score sheet" in text, text
+
+    run(app, body, size=(80, 24))

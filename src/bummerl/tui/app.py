@@ -67,6 +67,8 @@ class BummerlApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     #: Below 100 columns the table and the side panel get narrower (the screen class ``-narrow``).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (an instance variable in App)
+    #: From 32 rows the dialogs' score sheet may take more of them (the screen class ``-tall``).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]  # noqa: RUF012 (an instance variable in App)
     CSS = APP_CSS
     #: Keys 1-5 play the cards in hand; Sixty-Six's sixth card is key 0 (``SIXTH_CARD_KEY``), since key 6
     #: claims 66 (as does g).

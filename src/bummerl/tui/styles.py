@@ -187,8 +187,13 @@ ModalScreen {
 .dialog VerticalScroll.body {
     max-height: 100%;
 }
+/* Rows, not vh: with a height in vh the foot was as tall as the whole sheet, over the body (a review). */
 .dialog .foot VerticalScroll {
-    max-height: 30vh;
+    height: auto;
+    max-height: 7;
+}
+.-tall .dialog .foot VerticalScroll {
+    max-height: 14;
 }
 #confirm {
     width: 64;
