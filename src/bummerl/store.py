@@ -473,8 +473,7 @@ class GameStore:
             if _foreign(db, version):
                 # not the tables its schema version promises: another program's file, left as it is (not
                 # even WAL, not migrated)
-                raise StoreError(f"{path} is not a bummerl game database (it holds another program's "
-                                 "tables): move it away, or choose another data directory with BUMMERL_HOME")
+                raise _not_ours(path, ": move it away, or choose another data directory with BUMMERL_HOME")
             refusal = _schema_refusal(path, version)
             if refusal is not None:  # before anything is written (WAL)
                 raise refusal
@@ -534,8 +533,7 @@ class GameStore:
                 raise StoreError(f"the game database {path} is damaged: {err}") from None
             refusal = _schema_refusal(path, version)
             if version and _foreign(db, version):
-                refusal = StoreError(f"{path} is not a bummerl game database (it holds another program's "
-                                     "tables)")
+                refusal = _not_ours(path)
             if refusal is None and version == 0:  # no bummerl tables yet (an empty file, another program's)
                 refusal = StoreError(f"the game database {path} cannot be written, and its schema (version "
                                      f"0) is not this bummerl's ({len(MIGRATIONS)}): copy it to a writable "
@@ -1054,6 +1052,11 @@ def _foreign(db: sqlite3.Connection, version: int) -> bool:
     if version == 0:
         return bool(db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
     return not _tables(max(version, 0)) <= names
+
+
+def _not_ours(path: Path, advice: str = "") -> StoreError:
+    """The refusal of another program's SQLite file at ``path`` (:func:`_foreign`), then ``advice``."""
+    return StoreError(f"{path} is not a bummerl game database (it holds another program's tables){advice}")
 
 
 def _schema_refusal(path: Path, version: int) -> StoreError | None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 from collections.abc import Sequence
 
@@ -16,7 +14,7 @@ from bummerl.cli import (
     solve,  # noqa: F401
     tournament,  # noqa: F401
 )
-from bummerl.cli.app import app
+from bummerl.cli.app import app, output_failure
 
 __all__ = ["app", "main"]
 
@@ -58,14 +56,11 @@ def main(args: Sequence[str] | None = None) -> None:
 
 def _output_failed(err: OSError) -> None:
     """One line for an ``OSError`` that reached :func:`main`, mostly standard output that cannot be written
-    (``bummerl games export ID > backup.json`` on a full disk); a reader that stopped listening (``|
-    head``) ends the command quietly. What is left unwritten goes nowhere, not into a traceback at exit."""
-    with contextlib.suppress(OSError, ValueError):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    if isinstance(err, BrokenPipeError):
+    (``bummerl games export ID > backup.json`` on a full disk; :func:`~bummerl.cli.app.output_failure`)."""
+    why = output_failure(err)
+    if why is None:
         sys.exit(0)
-    what = err.filename if err.filename is not None else "the output"
-    print(f"error: cannot write {what}: {err.strerror or err}", file=sys.stderr)
+    print(f"error: {why}", file=sys.stderr)
     sys.exit(2)
 
 

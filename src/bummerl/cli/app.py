@@ -101,11 +101,21 @@ def results_out() -> Iterator[None]:
         yield
         sys.stdout.flush()
     except OSError as err:
-        with contextlib.suppress(OSError):  # what is left unwritten goes nowhere, not to an exit traceback
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        if isinstance(err, BrokenPipeError):
+        why = output_failure(err)
+        if why is None:
             raise typer.Exit(0) from None
-        fail(f"cannot write the output: {err.strerror or err}")
+        fail(why)
+
+
+def output_failure(err: OSError) -> str | None:
+    """After ``err`` writing standard output: what is left unwritten goes nowhere (not into a traceback at
+    exit), and the one line to say (None for a reader that stopped listening, ``| head``: end quietly)."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if isinstance(err, BrokenPipeError):
+        return None
+    what = err.filename if err.filename is not None else "the output"
+    return f"cannot write {what}: {err.strerror or err}"
 
 
 def write_results(as_json: bool, as_csv: bool, *, data: Callable[[], Any], csv_text: Callable[[], str],

@@ -43,10 +43,10 @@ from typing import Any, TypeVar
 
 from bummerl.actions import Action
 from bummerl.errors import BummerlError
-from bummerl.server.limits import PerAddress
+from bummerl.server.limits import Limits, PerAddress
 from bummerl.view import View
 
-__all__ = ["AGING", "BUSY", "DEFAULT_WORKERS", "PER_ASKER", "PRIORITY", "WAITING_PER_WORKER", "Thinker",
+__all__ = ["AGING", "BUSY", "DEFAULT_WORKERS", "PRIORITY", "WAITING_PER_WORKER", "Thinker",
            "ThinkerBusy", "WorkerDied", "analyse_view", "decide", "most_questions", "review_decisions",
            "too_many_from"]
 
@@ -109,8 +109,6 @@ class ThinkerBusy(BummerlError):
 BUSY = "the computer is busy with other questions: try again in a moment"
 #: Questions that may wait for their turn per worker (beyond them, :data:`BUSY`).
 WAITING_PER_WORKER = 4
-#: Questions one asker (a client address) may have asked and not yet had answered.
-PER_ASKER = 2
 
 
 def too_many_from(most: int) -> str:
@@ -294,7 +292,7 @@ class Thinker:
         self.most_asked = WAITING_PER_WORKER * max(1, workers)
         self.questions = 0
         #: Questions asked and not yet answered per asker (a client address); a server sets its limit.
-        self.askers = PerAddress(PER_ASKER)
+        self.askers = PerAddress(Limits().questions_per_address)
         self._turns: asyncio.Semaphore | None = None  # made on the first question, with most_questions
 
     async def run(self, fn: Callable[..., T], *args: Any, priority: int = PRIORITY["analysis"]) -> T:
@@ -320,16 +318,18 @@ class Thinker:
             self._turns = asyncio.Semaphore(self.most_questions)
         turns = self._turns
 
-        def answered() -> None:
+        def forget() -> None:
             self.questions -= 1
             self.askers.give_back(asker)
+
+        def answered() -> None:
+            forget()
             turns.release()
 
         try:
             await turns.acquire()
-        except BaseException:
-            self.questions -= 1
-            self.askers.give_back(asker)
+        except BaseException:  # the asker left while the question waited for its turn
+            forget()
             raise
         return await self._run(fn, args, priority, ended=answered)
 
