@@ -116,3 +116,23 @@ def test_a_bots_label_is_printed_as_it_is_never_as_markup_or_an_emoji(
     print_report(result)  # its title: "random vs cmd:fire: 2 deals ..."
     out = capsys.readouterr().out
     assert "random vs cmd:fire: 2 deals" in out and "🔥" not in out
+
+
+@pytest.mark.parametrize("bots", [("heuristic", "random"), ("random", "random", "random")])
+def test_on_an_80_column_terminal_the_tables_are_set_compact_and_fit(bots: tuple[str, ...]) -> None:
+    result = run_arena(ArenaConfig(bots, Rules.preset("standard"), seed=1, deals=6))
+    wide, narrow = report_text(result), report_text(result, width=80)
+    assert "[95% CI]" in wide and "[95% CI]" not in narrow  # the full table would not fit: compact
+    assert max(len(line) for line in narrow.splitlines()) <= 80
+    def filled(text: str) -> int:
+        return sum(1 for line in text.splitlines() if line.strip())
+
+    assert filled(narrow) == filled(wide)  # no cell wrapped onto a second line
+
+
+def test_a_report_to_a_file_has_no_trailing_spaces() -> None:
+    result = run_arena(ArenaConfig(("random", "random"), Rules.preset("standard"), seed=1, deals=4))
+    out = io.StringIO()
+    print_report(result, Console(width=160, file=out))
+    lines = out.getvalue().splitlines()
+    assert len(lines) > 5 and all(line == line.rstrip() for line in lines)

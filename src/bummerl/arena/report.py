@@ -25,7 +25,8 @@ from rich.text import Text
 from bummerl.arena.match import FORFEIT_POINTS
 from bummerl.arena.results import ArenaResult, BotLine, Interval, PairingSummary, Standing
 
-__all__ = ["json_number", "print_report", "rating_text", "render", "report_console", "to_csv", "to_json"]
+__all__ = ["json_number", "print_plain", "print_report", "rating_text", "render", "report_console", "to_csv",
+           "to_json"]
 
 
 def json_number(x: float, digits: int = 3) -> float | None:
@@ -111,20 +112,27 @@ def to_csv(result: ArenaResult) -> str:
     return out.getvalue()
 
 
-def _share(x: Interval) -> str:
+def _share(x: Interval, compact: bool = False) -> str:
+    """A share with its interval; ``compact``: in whole percent, for narrow terminals.
+
+    >>> _share(Interval(0.727, 0.518, 0.868)), _share(Interval(0.727, 0.518, 0.868), compact=True)
+    ('72.7% [51.8, 86.8]', '73% 52-87')
+    """
     if math.isnan(x.value):
         return "-"
+    if compact:
+        return f"{100 * x.value:.0f}% {100 * x.low:.0f}-{100 * x.high:.0f}"
     return f"{100 * x.value:.1f}% [{100 * x.low:.1f}, {100 * x.high:.1f}]"
 
 
-def _mean(x: Interval, signed: bool = False) -> str:
-    """A mean with its half-width (the t interval is symmetric)."""
+def _mean(x: Interval, signed: bool = False, compact: bool = False) -> str:
+    """A mean with its half-width (the t interval is symmetric); ``compact``: no space before the ±."""
     if math.isnan(x.value):
         return "-"
     fmt = "+.2f" if signed else ".2f"
     if math.isnan(x.low):
         return format(x.value, fmt)
-    return f"{x.value:{fmt}} ±{(x.high - x.low) / 2:.2f}"
+    return f"{x.value:{fmt}}{'' if compact else ' '}±{(x.high - x.low) / 2:.2f}"
 
 
 def rating_text(x: float) -> str:
@@ -149,60 +157,106 @@ def _duration(ms: float) -> str:
     return f"{ms / 1000:.1f}s"
 
 
-def _times(median_ms: float, p95_ms: float) -> str:
-    return f"{_duration(median_ms)} / {_duration(p95_ms)}"
+def _times(median_ms: float, p95_ms: float, compact: bool = False) -> str:
+    return f"{_duration(median_ms)}{'/' if compact else ' / '}{_duration(p95_ms)}"
 
 
-def _table(title: str) -> Table:
-    return Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+def _table(title: str, compact: bool = False) -> Table:
+    padding = (0, 1, 0, 0) if compact else (0, 1)  # compact: two spaces between columns, not three
+    return Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=padding, pad_edge=False,
+                 show_edge=not compact)
 
 
-def _pairing_table(p: PairingSummary, title: str) -> Table:
-    table = _table(title)
-    for name in ("bot", "deals won", "share [95% CI]", "game pts/deal", "net/deal", "Bummerls", "faults",
-                 "time med/p95"):
-        table.add_column(name, justify="left" if name == "bot" else "right")
+def _pairing_table(p: PairingSummary, title: str, compact: bool) -> Table:
+    table = _table(title, compact)
+    names = (("bot", "won", "deal share", "pts/deal", "net/deal", "Bummerls", "faults", "med/p95") if compact
+             else ("bot", "deals won", "share [95% CI]", "game pts/deal", "net/deal", "Bummerls", "faults",
+                   "time med/p95"))
+    faults = not compact or any(line.faults for line in p.lines)
+    for name in names:
+        if name != "faults" or faults:
+            table.add_column(name, justify="left" if name == "bot" else "right")
     for line in p.lines:
-        bshare = "" if math.isnan(line.bummerl_share.value) else f" ({100 * line.bummerl_share.value:.0f}%)"
+        shown = compact or math.isnan(line.bummerl_share.value)
+        bshare = "" if shown else f" ({100 * line.bummerl_share.value:.0f}%)"
         table.add_row(
-            line.label, str(line.won), _share(line.won_share), _mean(line.points_per_deal),
-            _mean(line.net_per_deal, signed=True), f"{line.bummerls_won}{bshare}", str(line.faults),
-            _times(line.median_ms, line.p95_ms),
+            line.label, str(line.won), _share(line.won_share, compact),
+            _mean(line.points_per_deal, compact=compact), _mean(line.net_per_deal, True, compact),
+            f"{line.bummerls_won}{bshare}", *([str(line.faults)] if faults else []),
+            _times(line.median_ms, line.p95_ms, compact),
         )
     return table
 
 
-def _round_robin_tables(result: ArenaResult) -> list[RenderableType]:
-    pairs = _table("pairings (seen from bot A)")
-    for name in ("bot A", "bot B", "A's deal share [95% CI]", "A's net/deal", "Bummerls A-B", "faults A/B"):
+def _round_robin_tables(result: ArenaResult, compact: bool) -> list[RenderableType]:
+    pairs = _table("pairings (seen from bot A)", compact)
+    names = (("bot A", "bot B", "A's deal share", "A's net/deal", "Bummerls", "faults") if compact
+             else ("bot A", "bot B", "A's deal share [95% CI]", "A's net/deal", "Bummerls A-B", "faults A/B"))
+    for name in names:
         pairs.add_column(name, justify="left" if name.startswith("bot") else "right")
     for p in result.pairings:
         a, b = p.lines
-        pairs.add_row(a.label, b.label, _share(a.won_share), _mean(a.net_per_deal, signed=True),
+        pairs.add_row(a.label, b.label, _share(a.won_share, compact), _mean(a.net_per_deal, True, compact),
                       f"{a.bummerls_won}-{b.bummerls_won}", f"{a.faults}/{b.faults}")
     unit = "deals" if result.mode == "deals" else "Bummerls"
-    stand = _table(f"standings (Bradley-Terry rating on {unit} won, Elo scale, {result.anchor} = 0)")
-    for name in ("#", "bot", "rating", "deal share [95% CI]", "game pts/deal", "Bummerls won", "faults",
-                 "time med/p95"):
-        stand.add_column(name, justify="left" if name == "bot" else "right")
+    title = (f"standings (Bradley-Terry on {unit} won, {result.anchor} = 0)" if compact
+             else f"standings (Bradley-Terry rating on {unit} won, Elo scale, {result.anchor} = 0)")
+    stand = _table(title, compact)
+    names = (("#", "bot", "rating", "deal share", "pts/deal", "Bummerls", "faults", "med/p95") if compact
+             else ("#", "bot", "rating", "deal share [95% CI]", "game pts/deal", "Bummerls won", "faults",
+                   "time med/p95"))
+    faults = not compact or any(standing.faults for standing in result.standings)
+    for name in names:
+        if name != "faults" or faults:
+            stand.add_column(name, justify="left" if name == "bot" else "right")
     for rank, s in enumerate(result.standings, 1):
-        stand.add_row(str(rank), s.label, rating_text(s.rating), _share(s.won_share),
-                      _mean(s.points_per_deal), f"{s.bummerls_won}/{s.bummerls}", str(s.faults),
-                      _times(s.median_ms, s.p95_ms))
+        stand.add_row(str(rank), s.label, rating_text(s.rating), _share(s.won_share, compact),
+                      _mean(s.points_per_deal, compact=compact), f"{s.bummerls_won}/{s.bummerls}",
+                      *([str(s.faults)] if faults else []), _times(s.median_ms, s.p95_ms, compact))
     return [pairs, stand]
 
 
-def render(result: ArenaResult) -> RenderableType:
-    """The report as a Rich renderable: tables, how deals ended, faults, throughput."""
+def _rate(deals_per_second: float) -> str:
+    """A throughput as the report words it.
+
+    >>> _rate(2286.4), _rate(1.2), _rate(0.04)
+    ('2,286 deals/s', '1 deal/s', '0.04 deals/s')
+    """
+    if deals_per_second < 0.95:
+        return f"{deals_per_second:.2f} deals/s"
+    shown = f"{deals_per_second:,.0f}"
+    return f"{shown} {'deal' if shown == '1' else 'deals'}/s"
+
+
+def render(result: ArenaResult, width: int | None = None) -> RenderableType:
+    """The report as a Rich renderable: tables, how deals ended, faults, throughput. Given a ``width``
+    (a terminal's columns) the tables that would not fit it are set compact: shares in whole percent,
+    shorter headings, no Bummerl shares, no faults column when there are none (a fault is also named below
+    the tables)."""
+    full = _render(result, compact=False)
+    if width is None or _widest(full) <= width:
+        return full
+    return _render(result, compact=True)
+
+
+def _widest(renderable: RenderableType) -> int:
+    """How many columns a renderable takes at most (measured on a wide console)."""
+    from rich.measure import Measurement
+
+    console = Console(width=1000)
+    return Measurement.get(console, console.options, renderable).maximum
+
+
+def _render(result: ArenaResult, compact: bool) -> RenderableType:
     unit = "deals" if result.mode == "deals" else "Bummerls"
     head = (f"{' vs '.join(result.labels)}: {result.games} {unit} per pairing, rules {result.rules}, "
             f"seed {result.seed}")
     parts: list[RenderableType] = []
     if len(result.pairings) == 1:
-        parts.append(_pairing_table(result.pairings[0], head))
+        parts.append(_pairing_table(result.pairings[0], head, compact))
     else:
         parts.append(Text(head, style="bold"))
-        parts += _round_robin_tables(result)
+        parts += _round_robin_tables(result, compact)
     notes = Text()
     for p in result.pairings:
         who = f"{p.lines[0].label} vs {p.lines[1].label}: " if len(result.pairings) > 1 else ""
@@ -222,7 +276,7 @@ def render(result: ArenaResult) -> RenderableType:
         notes.append(f"interrupted: these are the first {result.deals} deals played (each pairing's in play "
                      "order)\n", style="yellow")
     rate = result.deals_per_second
-    notes.append(f"{result.deals} deals in {result.seconds:.2f} s: {rate:,.0f} deals/s "
+    notes.append(f"{result.deals} deals in {result.seconds:.2f} s: {_rate(rate)} "
                  f"({result.workers} worker{'s' if result.workers > 1 else ''}"
                  f"{' on Ray' if result.backend == 'ray' else ''})")
     parts.append(notes)
@@ -244,5 +298,17 @@ def report_console() -> Console:
 
 
 def print_report(result: ArenaResult, console: Console | None = None) -> None:
-    """Print the Rich report (to :func:`report_console` unless a console is given)."""
-    (console or report_console()).print(render(result))
+    """Print the Rich report (to :func:`report_console` unless a console is given), compact where the
+    terminal is too narrow for the full tables."""
+    console = console or report_console()
+    print_plain(console, render(result, console.width))
+
+
+def print_plain(console: Console, renderable: RenderableType) -> None:
+    """Print to a terminal as Rich does; to a file or pipe without the spaces Rich pads lines with."""
+    if console.is_terminal:
+        console.print(renderable)
+        return
+    with console.capture() as captured:
+        console.print(renderable)
+    console.out("\n".join(line.rstrip() for line in captured.get().splitlines()), highlight=False)

@@ -32,7 +32,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from bummerl.arena.report import json_number, rating_text, report_console
+from bummerl.arena.report import json_number, print_plain, rating_text, report_console
 from bummerl.arena.report import to_json as arena_json
 from bummerl.arena.results import ArenaResult, PairingRecord
 from bummerl.arena.stats import best_rating_first, bradley_terry
@@ -238,7 +238,7 @@ def render(result: TournamentResult) -> RenderableType:
 
 def print_tournament(result: TournamentResult, console: Console | None = None) -> None:
     """Print the tables (to :func:`~bummerl.arena.report.report_console` unless a console is given)."""
-    (console or report_console()).print(render(result))
+    print_plain(console or report_console(), render(result))
 
 
 def to_json(result: TournamentResult) -> dict[str, Any]:
