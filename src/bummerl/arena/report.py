@@ -202,11 +202,11 @@ def _round_robin_tables(result: ArenaResult, compact: bool) -> list[RenderableTy
     title = (f"standings (Bradley-Terry on {unit} won, {result.anchor} = 0)" if compact
              else f"standings (Bradley-Terry rating on {unit} won, Elo scale, {result.anchor} = 0)")
     stand = _table(title, compact)
-    names = (("#", "bot", "rating", "deal share", "pts/deal", "Bummerls", "faults", "med/p95") if compact
-             else ("#", "bot", "rating", "deal share [95% CI]", "game pts/deal", "Bummerls won", "faults",
-                   "time med/p95"))
+    headings = (("#", "bot", "rating", "deal share", "pts/deal", "Bummerls", "faults", "med/p95") if compact
+                else ("#", "bot", "rating", "deal share [95% CI]", "game pts/deal", "Bummerls won", "faults",
+                      "time med/p95"))
     faults = not compact or any(standing.faults for standing in result.standings)
-    for name in names:
+    for name in headings:
         if name != "faults" or faults:
             stand.add_column(name, justify="left" if name == "bot" else "right")
     for rank, s in enumerate(result.standings, 1):
