@@ -85,6 +85,26 @@ def test_a_bummerl_episode_plays_deals_until_a_seat_has_seven_game_points() -> N
     assert all(a != b for a, b in itertools.pairwise(dealers))
 
 
+def test_each_agent_reads_every_deal_outcome_even_when_the_other_moves_first_next() -> None:
+    """An agent's info lasts until its own next step: the agent that did not end a deal still reads the
+    outcome when the one that ended it leads the next deal (first legal action: this happens often)."""
+    for seed in range(6):
+        env = bummerl_env("standard")
+        env.reset(seed=seed)
+        read: dict[str, list[dict[str, Any]]] = {a: [] for a in AGENTS}
+        for agent in env.agent_iter():
+            obs, reward, termination, truncation, info = env.last()
+            read[agent] += info.get("outcomes", [])
+            if termination or truncation:
+                env.step(None)
+            else:
+                env.step(int(obs["action_mask"].nonzero()[0][0]))
+        game = env.episode.game
+        assert game is not None
+        expected = [d.outcome.to_json() for d in game.finished if d.outcome is not None]
+        assert len(expected) >= 2 and read["player_0"] == expected and read["player_1"] == expected
+
+
 def test_the_views_of_a_bummerl_carry_the_score() -> None:
     env = BummerlEnv("vu")
     env.reset(seed=3)

@@ -6,7 +6,10 @@ values, 1 for each legal action; all 0 when the agent is not to move). Actions a
 encoding's index space. Rewards are game points, zero-sum, given when a deal ends; a Bummerl episode goes on
 deal after deal (the dealer alternates) until one seat has counted down from 7. An illegal action forfeits:
 -3 to the offender, +3 to the other, and the episode ends (``infos[agent]["fault"]`` says why). After each
-finished deal both agents' ``infos`` hold ``{"outcome": {"winner", "game_points", "reason"}}``.
+finished deal both agents' ``infos`` hold ``{"outcome": {"winner", "game_points", "reason"}}``, and
+``"outcomes"``: every deal that ended since that agent last acted (an agent's info is kept until its own
+next step, so the agent that did not end the deal reads it in :meth:`last` even when the other moves first
+in the next deal).
 
 A bummerl bot can play an agent: hand it :meth:`DealEnv.view` of its seat (a :class:`~bummerl.view.View`,
 never the deal) and step the index of the action it returns.
@@ -129,10 +132,12 @@ class DealEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         episode = self.episode
         rewards = episode.step(chosen)
         self.rewards = {a: float(r) for a, r in zip(AGENTS, rewards, strict=True)}
-        self.infos = {a: {} for a in AGENTS}
+        self.infos[agent] = {}  # the other agent keeps what it has not read yet (last() after its turn)
         if episode.deal_ended is not None:
+            outcome = episode.deal_ended.to_json()
             for a in AGENTS:
-                self.infos[a]["outcome"] = episode.deal_ended.to_json()
+                self.infos[a] = {**self.infos[a], "outcome": outcome,
+                                 "outcomes": [*self.infos[a].get("outcomes", []), outcome]}
         if episode.over:
             self.terminations = {a: True for a in AGENTS}
             if episode.fault is not None:
