@@ -171,6 +171,29 @@ def test_decode_rejects_what_is_not_an_observation() -> None:
         decode(np.zeros(5))
     with pytest.raises(EncodingError, match="no seat"):
         decode(np.zeros(OBSERVATION_SIZE))
+    start = {f.name: f.start for f in FIELDS}
+    deal = Deal.random(Rules.preset("standard"), 3)
+    for _ in range(2):  # one trick played
+        deal.apply(next(a for a in deal.legal_actions() if a.kind == "play"))
+    good = encode(View.of(deal, 0))
+    assert len(decode(good).tricks) == 1
+
+    def broken(name: str, offset: int, value: float) -> np.ndarray:
+        vec = good.copy()
+        vec[start[name] + offset] = value
+        return vec
+
+    seat_only = np.zeros(OBSERVATION_SIZE)  # e.g. OpenSpiel's tensor at a chance node: no deal yet
+    seat_only[start["seat"]] = 1
+    with pytest.raises(EncodingError, match="trump suit marks 0 values"):
+        decode(seat_only)
+    with pytest.raises(EncodingError, match="NaN"):
+        decode(broken("points", 0, float("nan")))
+    trick = next(i for i in range(24) if good[start["tricks"] + i])  # my card in the first trick
+    with pytest.raises(EncodingError, match="trick 1 does not hold one card of each player"):
+        decode(broken("tricks", trick, 0))
+    with pytest.raises(EncodingError, match="seat marks 2 values"):
+        decode(broken("seat", 1 if good[start["seat"]] else 0, 1))  # both seats marked
 
 
 def test_encode_into_a_buffer_overwrites_it() -> None:

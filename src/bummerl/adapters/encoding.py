@@ -334,7 +334,13 @@ def decode(obs: npt.ArrayLike) -> DecodedView:
     vec = np.asarray(obs)
     if vec.shape != (OBSERVATION_SIZE,):
         raise EncodingError(f"an observation has shape ({OBSERVATION_SIZE},), not {vec.shape}")
-    values = [round(float(x)) for x in vec]
+    try:
+        floats = vec.astype(float)
+    except (TypeError, ValueError):
+        raise EncodingError("not an observation: its values are not numbers") from None
+    if not np.isfinite(floats).all():
+        raise EncodingError("not an observation: it holds NaN or infinite values")
+    values = [round(float(x)) for x in floats]
     at = _AT
 
     def block(name: str, size: int = 24) -> list[int]:
@@ -343,8 +349,11 @@ def decode(obs: npt.ArrayLike) -> DecodedView:
     def mask(name: str) -> int:
         return sum(1 << i for i, bit in enumerate(block(name)) if bit)
 
-    def one(name: str, size: int = 24) -> int:
+    def one(name: str, size: int = 24, *, required: bool = False) -> int:
         hot = [i for i, bit in enumerate(block(name, size)) if bit]
+        if len(hot) > 1 or (required and not hot):
+            raise EncodingError(f"not an observation: its {name.replace('_', ' ')} marks {len(hot)} values, "
+                                f"not {'exactly' if required else 'at most'} one")
         return hot[0] if hot else -1
 
     seat = one("seat", 2)
@@ -363,7 +372,7 @@ def decode(obs: npt.ArrayLike) -> DecodedView:
     for i, flag in enumerate(FLAG_NAMES):
         bit = values[at["rules"] + i]
         flags[flag] = (_WORD_ONE[flag] if bit else _WORD_ZERO[flag]) if flag in _WORD_ONE else bool(bit)
-    trump_suit = SUITS[one("trump_suit", 4)]
+    trump_suit = SUITS[one("trump_suit", 4, required=True)]
     trump = one("trump_card")
     closer = one("closed_by", 2)
     lead = one("lead")
@@ -381,6 +390,8 @@ def decode(obs: npt.ArrayLike) -> DecodedView:
         slot = values[at["tricks"] + t * _TRICK_SLOT: at["tricks"] + (t + 1) * _TRICK_SLOT]
         if not any(slot[:48]):
             break
+        if slot[:24].count(1) != 1 or slot[24:48].count(1) != 1:
+            raise EncodingError(f"not an observation: trick {t + 1} does not hold one card of each player")
         mine, theirs = CARDS[slot[:24].index(1)], CARDS[slot[24:48].index(1)]
         leader = seat if slot[48] else opp
         lead_card, follow = (mine, theirs) if leader == seat else (theirs, mine)
