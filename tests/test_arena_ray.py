@@ -76,3 +76,44 @@ def test_the_benchmark_times_the_same_run_locally(capsys: pytest.CaptureFixture[
     assert bench.main(["--bummerls", "4", "--repeats", "2", "--no-ray", "--rules", "vu"]) == 0
     out = capsys.readouterr().out
     assert "local, 1 process" in out and "local, 2 worker processes" in out and "Bummerls/s" in out
+
+
+def _serve_once(answer: bytes | None) -> tuple[str, Any]:
+    """A one-connection server on a free port that sends ``answer`` to whatever comes (None: it reads and
+    says nothing); its address and thread."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        with server, server.accept()[0] as connection:
+            try:
+                connection.recv(100)
+                if answer is not None:
+                    connection.sendall(answer)
+                connection.recv(100)  # until the prober hangs up
+            except OSError:  # it hung up first
+                pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return f"127.0.0.1:{server.getsockname()[1]}", thread
+
+
+@pytest.mark.parametrize("answer", [b"HTTP/1.0 400 Bad request\r\n\r\n", None, b""])
+def test_a_port_that_answers_but_not_as_ray_is_one_line_at_once(answer: bytes | None,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # An HTTP server, a silent port, one that hangs up: Ray would retry each for minutes (session 16's audit)
+    monkeypatch.setattr(cluster, "REACH_SECONDS", 0.5)
+    address, thread = _serve_once(answer)
+    with pytest.raises(cluster.ClusterError, match=f"^the port at '{address}' answers, but not as Ray"):
+        cluster._check_reachable(address)
+    thread.join(5)
+
+
+def test_a_port_that_speaks_http2_as_ray_does_passes_the_check() -> None:
+    settings = bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])  # an empty SETTINGS frame, as a gRPC server sends first
+    address, thread = _serve_once(settings)
+    cluster._check_reachable(address)
+    thread.join(5)

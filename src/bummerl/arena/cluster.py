@@ -57,8 +57,24 @@ def _connect(address: str, workers: int) -> tuple[Any, bool]:
             ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
     except (ConnectionError, RuntimeError, ValueError) as err:
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise ClusterError(f"cannot start or reach Ray at {address!r}: {first}") from None
+        hint = _auth_hint(address)
+        raise ClusterError(f"cannot start or reach Ray at {address!r}: {first}{hint}") from None
     return ray, True
+
+
+def _auth_hint(address: str) -> str:
+    """What to try when a cluster answered but refused us: Ray 2.59 and later start a cluster with token
+    authentication, which a driver joining by address uses only when told (``RAY_AUTH_MODE=token``).
+
+    >>> _auth_hint("local")
+    ''
+    """
+    import os
+
+    if address == "local" or os.environ.get("RAY_AUTH_MODE", "") == "token":
+        return ""
+    return (" (a cluster with token authentication, the default of `ray start` since Ray 2.59, also needs "
+            "RAY_AUTH_MODE=token here and its token: `ray get-auth-token` on the head)")
 
 
 #: Seconds to wait for a cluster's port to answer (Ray itself retries a wrong address for minutes).
@@ -84,12 +100,42 @@ def _check_reachable(address: str) -> None:
         host, port = rest, str(default)
     host = host.strip("[]")
     try:
-        socket.create_connection((host, int(port)), timeout=REACH_SECONDS).close()
+        with socket.create_connection((host, int(port)), timeout=REACH_SECONDS) as connection:
+            speaks = _speaks_grpc(connection)
     except socket.gaierror:
         raise ClusterError(f"cannot reach the Ray cluster at {address!r}: no such host") from None
     except (OSError, ValueError, OverflowError) as err:
         why = getattr(err, "strerror", None) or str(err) or type(err).__name__
         raise ClusterError(f"cannot reach the Ray cluster at {address!r}: {why}") from None
+    if not speaks:
+        raise ClusterError(f"the port at {address!r} answers, but not as Ray: give the head's address "
+                           "(HOST:6379) or its client server's (ray://HOST:10001)")
+
+
+#: HTTP/2's client preface and an empty SETTINGS frame: a gRPC server (Ray's head and client server
+#: speak gRPC) answers with a SETTINGS frame of its own.
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
+def _speaks_grpc(connection: Any) -> bool:
+    """Whether what answers on ``connection`` speaks HTTP/2, as every Ray port an address may name does
+    (an HTTP/1 server, a database, a port that accepts and says nothing do not). With Ray's TLS on
+    (``RAY_USE_TLS``) nothing is asked: the answer would be TLS's."""
+    import os
+
+    if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+        return True
+    try:
+        connection.sendall(_HTTP2_HELLO)
+        head = b""
+        while len(head) < 9:
+            part = connection.recv(9 - len(head))
+            if not part:
+                return False
+            head += part
+    except OSError:  # a timeout too
+        return False
+    return head[3] == 4  # the frame's type: SETTINGS
 
 
 def ray_results(tasks: Iterator[Task], address: str, workers: int) -> Generator[tuple[Task, ChunkResult]]:
