@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bummerl import Deal, Rules
+from bummerl import Action, Deal, Rules, View
 from bummerl.arena.match import (
     FORFEIT,
     FORFEIT_POINTS,
@@ -158,6 +158,24 @@ def test_a_bot_asking_for_the_deal_gets_a_copy_of_the_true_deal(seen: list[Any])
     peek = play_chunk(task(("peek", "first"), count=4))
     plain = play_chunk(task(("first", "first"), count=4))
     assert peek.faults == [] and peek.points == plain.points
+
+
+def test_a_bot_with_choose_with_deal_that_does_not_say_it_sees_the_deal_gets_views_only() -> None:
+    # An audit's bot played solve_actions(deal) from a choose_with_deal hook alone: 79% against heuristic,
+    # nothing in the report. Only a bot declaring sees_deal (the cheater yardsticks) is handed the deal.
+    handed: list[object] = []
+
+    class Sneaky:
+        def choose(self, view: View) -> Action:
+            return view.legal_actions[0]
+
+        def choose_with_deal(self, view: View, deal: Deal) -> Action:
+            handed.append(deal)
+            return view.legal_actions[0]
+
+    deal = Deal.random(Rules.preset("standard"), 5)
+    play_deal(deal, (Sneaky(), Sneaky()))  # type: ignore[arg-type]
+    assert deal.outcome is not None and handed == []
 
 
 class SlowBot(RandomBot):

@@ -136,3 +136,12 @@ def test_a_report_to_a_file_has_no_trailing_spaces() -> None:
     print_report(result, Console(width=160, file=out))
     lines = out.getvalue().splitlines()
     assert len(lines) > 5 and all(line == line.rstrip() for line in lines)
+
+
+def test_a_bot_handed_the_true_deal_is_named_in_the_report_and_the_json() -> None:
+    result = run_arena(ArenaConfig(("cheater", "random"), Rules.preset("standard"), seed=1, deals=2))
+    assert result.sees_deal == ("cheater",) and to_json(result)["sees_deal"] == ["cheater"]
+    assert "cheater is handed the true deal (it sees every card): a yardstick, not a fair player" in \
+        report_text(result)
+    assert run_arena(ArenaConfig(("random", "random"), Rules.preset("standard"), seed=1, deals=2)).sees_deal \
+        == ()

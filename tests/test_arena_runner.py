@@ -129,7 +129,7 @@ def test_the_anchor_may_be_named_as_the_bot_was_given(tmp_path: Path) -> None:
     config = ArenaConfig(("random", spec), VU, seed=3, deals=2, anchor=spec)
     from bummerl.arena.runner import _result
 
-    assert _result(config, ("random", "cmd:bot.py"), 3, [], 0.0, complete=True).anchor == "cmd:bot.py"
+    assert _result(config, ("random", "cmd:bot.py"), (), 3, [], 0.0, complete=True).anchor == "cmd:bot.py"
 
 
 def test_chunks_cover_every_deck_pair_once() -> None:

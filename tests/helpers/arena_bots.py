@@ -106,6 +106,7 @@ class PeekBot(FirstBot):
     """Asks for the true deal (like the cheater yardstick), checks it, spoils its copy, plays first."""
 
     name = "peek"
+    sees_deal = True
 
     def choose(self, view: View) -> Action:
         raise AssertionError("a bot with choose_with_deal is never asked to choose from a view alone")

@@ -106,8 +106,21 @@ def _forfeit(deal: Deal, seat: int, why: str) -> DealResult:
     return DealResult(Outcome(1 - seat, FORFEIT_POINTS, FORFEIT), seat, why)
 
 
+def sees_deal(bot: object) -> bool:
+    """Whether the arena hands ``bot`` the true deal: only a bot that says so (``sees_deal = True``, the
+    cheater yardsticks) and has ``choose_with_deal``; the report names it. Any other bot sees views only.
+
+    >>> from bummerl.bots.cheater import CheaterBot
+    >>> class Sneaky:
+    ...     def choose_with_deal(self, view, deal): ...
+    >>> sees_deal(CheaterBot()), sees_deal(Sneaky())
+    (True, False)
+    """
+    return getattr(bot, "sees_deal", False) is True and callable(getattr(bot, "choose_with_deal", None))
+
+
 def chooser(bot: Bot, deal: Deal) -> Callable[[View], Action]:
-    """``bot.choose``, or for a bot with ``choose_with_deal`` (the cheater yardstick) a call handing it a
+    """``bot.choose``, or for a bot that :func:`sees_deal` (the cheater yardstick) a call handing it a
     copy of the true deal as well.
 
     >>> from bummerl.bots.cheater import CheaterBot
@@ -115,9 +128,9 @@ def chooser(bot: Bot, deal: Deal) -> Callable[[View], Action]:
     >>> chooser(CheaterBot(), deal)(View.of(deal, deal.to_move)) in deal.legal_actions()
     True
     """
-    peek: Callable[[View, Deal], Action] | None = getattr(bot, "choose_with_deal", None)
-    if peek is None:
+    if not sees_deal(bot):
         return bot.choose
+    peek: Callable[[View, Deal], Action] = bot.choose_with_deal  # type: ignore[attr-defined]
     return lambda view: peek(view, deal.copy())
 
 

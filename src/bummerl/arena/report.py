@@ -79,6 +79,7 @@ def to_json(result: ArenaResult) -> dict[str, Any]:
         ],
         "rating_anchor": result.anchor,
         "standings": [_standing_json(s) for s in result.standings],
+        "sees_deal": list(result.sees_deal),
     }
 
 
@@ -272,6 +273,9 @@ def _render(result: ArenaResult, compact: bool) -> RenderableType:
         total = p.lines[0].faults + p.lines[1].faults
         if total > shown:
             notes.append(f"{who}... and {total - shown} more faults\n", style="red")
+    for label in result.sees_deal:
+        notes.append(f"{label} is handed the true deal (it sees every card): a yardstick, not a fair "
+                     "player\n", style="yellow")
     if not result.complete:
         notes.append(f"interrupted: these are the first {result.deals} deals played (each pairing's in play "
                      "order)\n", style="yellow")

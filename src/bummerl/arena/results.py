@@ -146,6 +146,8 @@ class ArenaResult:
     seconds: float
     complete: bool = True
     backend: str = "local"
+    #: the labels of the bots handed the true deal (the cheater yardsticks: not fair players)
+    sees_deal: tuple[str, ...] = ()
     #: every pairing's deals (and Bummerls) in play order, for what needs more than the summaries
     records: tuple[PairingRecord, ...] = field(default=(), repr=False, compare=False)
 

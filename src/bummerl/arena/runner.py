@@ -39,6 +39,7 @@ from bummerl.arena.match import (
     chunk_size,
     kill_playing_bots,
     play_chunk,
+    sees_deal,
 )
 from bummerl.arena.results import ArenaResult, PairingRecord, labels_for, standings, summarize
 from bummerl.arena.seeds import fresh_root
@@ -118,8 +119,9 @@ def _startable(program: str) -> bool:
     return os.path.isfile(program) and os.access(program, os.X_OK)
 
 
-def _check(config: ArenaConfig) -> tuple[str, ...]:
-    """Validate the settings and the bots; return the display labels."""
+def _check(config: ArenaConfig) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Validate the settings and the bots; return the display labels, and those of the bots that are
+    handed the true deal (:func:`~bummerl.arena.match.sees_deal`)."""
     if len(config.bots) < 2:
         raise ArenaError("the arena needs at least two bots (the same name twice plays a bot against itself)")
     what = "--deals" if config.bummerls is None else "--bummerls"
@@ -143,6 +145,7 @@ def _check(config: ArenaConfig) -> tuple[str, ...]:
     labels = labels_for(config.bots)
     if config.anchor is not None and config.anchor not in labels + config.bots:
         raise ArenaError(f"anchor {config.anchor!r} is not one of the bots ({', '.join(labels)})")
+    seeing: set[str] = set()
     for spec in dict.fromkeys(config.bots):
         try:
             bot = make_bot(spec, 0, timeout=config.timeout)
@@ -159,11 +162,13 @@ def _check(config: ArenaConfig) -> tuple[str, ...]:
                    else f" (a program in this folder is written ./{program})" if os.sep not in program
                    else " (it is not executable)")
             raise ArenaError(f"cannot find the program {program!r} of bot {spec!r}{why}")
+        if sees_deal(bot):
+            seeing.add(spec)
         close = getattr(bot, "close", None)
         if close is not None:
             with contextlib.suppress(Exception):  # a failing goodbye is no reason to stop (as in a chunk)
                 close()
-    return labels
+    return labels, tuple(label for label, spec in zip(labels, config.bots, strict=True) if spec in seeing)
 
 
 def _pairings(config: ArenaConfig) -> list[tuple[int, int]]:
@@ -303,7 +308,7 @@ def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None
 
     Raises :class:`ArenaInterrupted` (a KeyboardInterrupt) with the results so far on Ctrl-C.
     """
-    labels = _check(config)
+    labels, seeing = _check(config)
     root = fresh_root() if config.seed is None else config.seed
     records = [
         PairingRecord(index, (labels[i], labels[j]), (config.bots[i], config.bots[j]), config.mode)
@@ -325,18 +330,19 @@ def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None
     except ClusterError as err:
         raise ArenaError(str(err)) from None
     except KeyboardInterrupt:
-        partial = _result(config, labels, root, records, time.perf_counter() - started, complete=False)
+        seconds = time.perf_counter() - started
+        partial = _result(config, labels, seeing, root, records, seconds, complete=False)
         raise ArenaInterrupted(partial) from None
     finally:
         # Stop the workers now, also when Ctrl-C came while this frame (not the backend) was running, e.g.
         # drawing the progress bar: left to the garbage collector, idle workers kept the pool's manager
         # thread, and so the interpreter's exit, waiting forever.
         results.close()
-    return _result(config, labels, root, records, time.perf_counter() - started, complete=True)
+    return _result(config, labels, seeing, root, records, time.perf_counter() - started, complete=True)
 
 
-def _result(config: ArenaConfig, labels: tuple[str, ...], root: int, records: list[PairingRecord],
-            seconds: float, complete: bool) -> ArenaResult:
+def _result(config: ArenaConfig, labels: tuple[str, ...], seeing: tuple[str, ...], root: int,
+            records: list[PairingRecord], seconds: float, complete: bool) -> ArenaResult:
     anchor = config.anchor or ("random" if "random" in labels else labels[0])
     if anchor not in labels and anchor in config.bots:  # named as typed: its label
         anchor = labels[config.bots.index(anchor)]
@@ -346,7 +352,7 @@ def _result(config: ArenaConfig, labels: tuple[str, ...], root: int, records: li
         pairings=tuple(summarize(rec) for rec in records),
         standings=standings(labels, config.bots, records, anchor),
         deals=sum(len(rec.points) for rec in records), seconds=seconds, complete=complete,
-        backend="ray" if config.ray is not None else "local", records=tuple(records),
+        backend="ray" if config.ray is not None else "local", records=tuple(records), sees_deal=seeing,
     )
 
 
