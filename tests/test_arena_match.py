@@ -23,7 +23,7 @@ from bummerl.arena.match import (
 from bummerl.bots import registry
 from bummerl.bots.random_bot import RandomBot
 from bummerl.bots.registry import is_outside
-from helpers.arena_bots import RecorderBot, register_test_bots
+from helpers.arena_bots import FirstBot, RecorderBot, register_test_bots
 
 STANDARD = Rules.preset("standard")
 
@@ -85,7 +85,20 @@ def test_a_bot_that_raises_forfeits_every_deal_to_three_points(seen: list[Any]) 
     assert result.points == [-FORFEIT_POINTS] * 6
     assert result.reasons == {FORFEIT: 6} and result.fault_counts == [6, 0]
     assert {f.bot for f in result.faults} == {0}
-    assert result.faults[0].reason == "raised RuntimeError: boom"
+    # where in the bot's code: a bot author can find the line (an audit's bot said only AttributeError)
+    assert result.faults[0].reason == "raised RuntimeError: boom (at arena_bots.py:52 in choose)"
+
+
+def test_any_escape_from_a_bot_loses_its_deal_never_the_run() -> None:
+    import asyncio
+
+    class Cancelled(FirstBot):
+        def choose(self, view: View) -> Action:
+            raise asyncio.CancelledError  # a BaseException, neither Exception nor SystemExit
+
+    deal = Deal.random(Rules.preset("standard"), 5)
+    result = play_deal(deal, (Cancelled(), Cancelled()))
+    assert result.fault is not None and result.fault.startswith("raised CancelledError (at test_arena_match.py:")
 
 
 def test_a_bot_that_returns_a_string_forfeits(seen: list[Any]) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bummerl import Rules
-from bummerl.arena import FORFEIT_POINTS, ArenaConfig, ArenaError, run_arena, to_json
+from bummerl.arena import FORFEIT_POINTS, ArenaBroken, ArenaConfig, ArenaError, run_arena, to_json
 from bummerl.arena.runner import chunks
 from helpers.arena_bots import register_test_bots
 
@@ -188,3 +188,20 @@ def test_a_file_that_is_not_executable_is_refused_as_a_bots_program(tmp_path: Pa
     program.chmod(0o644)
     with pytest.raises(ArenaError, match=r"bot\.py' of bot .* \(it is not executable\)$"):
         run_arena(ArenaConfig(bots=("random", f"cmd:{program}"), rules=VU, deals=2))
+
+
+def test_a_worker_killed_by_its_bot_stops_the_run_with_the_results_so_far(seen: list[Any]) -> None:
+    # an audit's bot called os._exit: BrokenProcessPool and a traceback, every result lost
+    with pytest.raises(ArenaBroken, match=r"^a worker process died \(a bot may have ended it") as stopped:
+        run_arena(ArenaConfig(("killer", "first"), VU, seed=3, deals=400, workers=2))
+    partial = stopped.value.result
+    assert not partial.complete and partial.deals == sum(len(p.points) for p in partial.records)
+
+
+def test_a_factory_that_fails_in_a_later_chunk_stops_the_run_in_one_line_keeping_the_rest(
+        seen: list[Any]) -> None:
+    with pytest.raises(ArenaBroken, match=r"^cannot make bot 'tired' for chunk 1 of pairing 0: RuntimeError: "
+                                          r"out of licences \(at arena_bots\.py:\d+ in tired\)$") as stopped:
+        run_arena(ArenaConfig(("tired", "first"), VU, seed=3, deals=400))
+    partial = stopped.value.result
+    assert not partial.complete and partial.deals > 0  # the first chunk's deals

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from random import Random
 from typing import Any
@@ -150,6 +151,31 @@ class RecorderBot(FirstBot):
         SEEN.append(("end_deal", self.tag, view.seat, (outcome, fault)))
 
 
+class KillerBot(FirstBot):
+    """Ends its whole process (``os._exit``) at its 30th decision: a worker dies under the arena."""
+
+    name = "killer"
+    decisions = 0
+
+    def choose(self, view: View) -> Action:
+        KillerBot.decisions += 1
+        if KillerBot.decisions >= 30:
+            os._exit(3)
+        return view.legal_actions[0]
+
+
+#: Bots the ``tired`` factory has made in this process.
+TIRED: list[int] = []
+
+
+def tired(seed: int | None = None) -> FirstBot:
+    """A factory that makes two bots (the run's check and the first chunk), then fails."""
+    TIRED.append(1)
+    if len(TIRED) > 2:
+        raise RuntimeError("out of licences")
+    return FirstBot(seed)
+
+
 def register_test_bots(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, int, Any]]:
     """Register the test bots (rec-a and rec-b are recorders tagged A and B); return ``SEEN``, emptied."""
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
@@ -157,6 +183,9 @@ def register_test_bots(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, 
                 ExitingBot, BadCloseBot):
         registry.register(cls.name, cls, f"test bot {cls.name}", public=False)
     registry.register("nothing", lambda seed: None, "a factory that returns no bot", public=False)
+    registry.register("killer", KillerBot, "ends its process", public=False)
+    registry.register("tired", tired, "a factory that fails after two bots", public=False)
+    TIRED.clear()
     registry.register("rec-a", lambda seed: RecorderBot(seed, "A"), "recorder A", public=False)
     registry.register("rec-b", lambda seed: RecorderBot(seed, "B"), "recorder B", public=False)
     SEEN.clear()

@@ -14,9 +14,9 @@ spreads the work over processes (``cluster``: over Ray), ``stats`` holds the int
 from bummerl.arena.match import FORFEIT, FORFEIT_POINTS
 from bummerl.arena.report import print_report, to_csv, to_json
 from bummerl.arena.results import ArenaResult
-from bummerl.arena.runner import ArenaConfig, ArenaError, ArenaInterrupted, run_arena
+from bummerl.arena.runner import ArenaBroken, ArenaConfig, ArenaError, ArenaInterrupted, run_arena
 
 __all__ = [
-    "FORFEIT", "FORFEIT_POINTS", "ArenaConfig", "ArenaError", "ArenaInterrupted", "ArenaResult",
-    "print_report", "run_arena", "to_csv", "to_json",
+    "FORFEIT", "FORFEIT_POINTS", "ArenaBroken", "ArenaConfig", "ArenaError", "ArenaInterrupted",
+    "ArenaResult", "print_report", "run_arena", "to_csv", "to_json",
 ]

@@ -27,6 +27,7 @@ when the chunk is abandoned (Ctrl-C, an error).
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -40,6 +41,7 @@ from bummerl.arena.timing import Histogram, add_samples
 from bummerl.bots.base import Bot
 from bummerl.bots.registry import is_outside, make_bot
 from bummerl.engine import Deal, IllegalActionError, Outcome
+from bummerl.errors import BummerlError
 from bummerl.game import TARGET
 from bummerl.rules import Rules
 from bummerl.scoring import Reason
@@ -119,6 +121,31 @@ def sees_deal(bot: object) -> bool:
     return getattr(bot, "sees_deal", False) is True and callable(getattr(bot, "choose_with_deal", None))
 
 
+def _raised(err: BaseException) -> str:
+    """A bot's exception as a fault says it: its type, message and where in the bot's code it was raised
+    (the innermost frame outside bummerl's own modules, so that a bot author can find the line).
+
+    >>> try:
+    ...     None.suit
+    ... except AttributeError as err:
+    ...     _raised(err)
+    "raised AttributeError: 'NoneType' object has no attribute 'suit' (at <doctest ...>:2)"
+    """
+    import traceback
+
+    where = ""
+    frames = traceback.extract_tb(err.__traceback__)
+    mine = os.path.dirname(os.path.dirname(__file__))  # src/bummerl
+    for frame in reversed(frames):
+        if not os.path.abspath(frame.filename).startswith(mine + os.sep):
+            name = os.path.basename(frame.filename) if os.path.isabs(frame.filename) else frame.filename
+            inside = f" in {frame.name}" if frame.name != "<module>" else ""
+            where = f" (at {name}:{frame.lineno}{inside})"
+            break
+    text = " ".join(str(err).split())
+    return f"raised {type(err).__name__}" + (f": {text}" if text else "") + where
+
+
 def chooser(bot: Bot, deal: Deal) -> Callable[[View], Action]:
     """``bot.choose``, or for a bot that :func:`sees_deal` (the cheater yardstick) a call handing it a
     copy of the true deal as well.
@@ -158,8 +185,10 @@ def play_deal(
         if hook is not None:
             try:
                 hook(view_of(deal, seat, score))
-            except (Exception, SystemExit) as err:  # a bot's sys.exit loses its deal, never the run
-                return _forfeit(deal, seat, f"new_deal raised {type(err).__name__}: {err}")
+            except KeyboardInterrupt:
+                raise
+            except BaseException as err:  # a bot's sys.exit (any escape) loses its deal, never the run
+                return _forfeit(deal, seat, f"new_deal {_raised(err)}")
     choose = (chooser(bots[0], deal), chooser(bots[1], deal))
     while deal.outcome is None:
         seat = deal.to_move
@@ -167,9 +196,11 @@ def play_deal(
         start = clock()
         try:
             action = choose[seat](view)
-        except (Exception, SystemExit) as err:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as err:
             times[seat].append(clock() - start)
-            return _forfeit(deal, seat, f"raised {type(err).__name__}: {err}")
+            return _forfeit(deal, seat, _raised(err))
         took = clock() - start
         times[seat].append(took)
         limit = limits[seat]
@@ -306,13 +337,28 @@ def kill_playing_bots() -> None:
         close_bots(list(_playing), done=False)
 
 
+def _made(task: Task, which: int, seed: int) -> Bot:
+    """The chunk's bot ``which``; a factory that fails now (it made the bot when the run began) stops the
+    run with one line (:class:`~bummerl.errors.BummerlError`), the bot already made closed."""
+    spec = task.names[which]
+    try:
+        return make_bot(spec, seed, timeout=task.timeout)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as err:
+        close_bots(list(_playing), done=False)
+        raise BummerlError(f"cannot make bot {spec!r} for chunk {task.chunk} of pairing {task.pairing}: "
+                           f"{_raised(err).removeprefix('raised ')}") from None
+
+
 def play_chunk(task: Task) -> ChunkResult:
     """Play one chunk: make the two bots, play every game of it, close the bots (a worker's job)."""
     start = time.perf_counter()
     seeds = bot_seeds(task.seed, task.pairing, task.chunk)
-    bot_a = make_bot(task.names[0], seeds[0], timeout=task.timeout)
+    _playing[:] = []
+    bot_a = _made(task, 0, seeds[0])
     _playing[:] = [bot_a]
-    bot_b = make_bot(task.names[1], seeds[1], timeout=task.timeout)
+    bot_b = _made(task, 1, seeds[1])
     _playing.append(bot_b)
     out = ChunkResult(task.pairing, task.first)
     # An outside program is stopped at its timeout by ExternalBot; a Python bot is held to it here.

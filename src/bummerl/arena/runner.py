@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
@@ -49,7 +50,7 @@ from bummerl.bots.registry import UnknownBotError, is_outside, make_bot
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
 
-__all__ = ["ArenaConfig", "ArenaError", "ArenaInterrupted", "add_chunk", "chunks", "run_arena"]
+__all__ = ["ArenaBroken", "ArenaConfig", "ArenaError", "ArenaInterrupted", "add_chunk", "chunks", "run_arena"]
 
 #: The most worker processes (or local Ray CPUs) a run starts: far more than a machine's cores, and a
 #: typo such as 100000 would otherwise fork that many processes at once.
@@ -64,6 +65,15 @@ ORPHAN_CHECK = 0.5
 
 class ArenaError(BummerlError):
     """Arena settings that cannot work (the message says which and why)."""
+
+
+class ArenaBroken(ArenaError):
+    """A run that could not go on (a worker process died, a bot could no longer be made); ``result`` holds
+    what was finished (``result.complete`` is False), the message says why it stopped."""
+
+    def __init__(self, why: str, result: ArenaResult) -> None:
+        super().__init__(why)
+        self.result = result
 
 
 class ArenaInterrupted(KeyboardInterrupt):
@@ -333,12 +343,29 @@ def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None
         seconds = time.perf_counter() - started
         partial = _result(config, labels, seeing, root, records, seconds, complete=False)
         raise ArenaInterrupted(partial) from None
+    except Exception as err:  # what a chunk could not survive: the results so far are kept, and why
+        seconds = time.perf_counter() - started
+        partial = _result(config, labels, seeing, root, records, seconds, complete=False)
+        raise ArenaBroken(_broken(err), partial) from None
     finally:
         # Stop the workers now, also when Ctrl-C came while this frame (not the backend) was running, e.g.
         # drawing the progress bar: left to the garbage collector, idle workers kept the pool's manager
         # thread, and so the interpreter's exit, waiting forever.
         results.close()
     return _result(config, labels, seeing, root, records, time.perf_counter() - started, complete=True)
+
+
+def _broken(err: Exception) -> str:
+    """Why a run could not go on, in one line.
+
+    >>> _broken(BrokenProcessPool("gone"))
+    'a worker process died (a bot may have ended it, e.g. with os._exit, or crashed Python)'
+    """
+    if isinstance(err, BrokenProcessPool):
+        return "a worker process died (a bot may have ended it, e.g. with os._exit, or crashed Python)"
+    if isinstance(err, BummerlError):  # e.g. a bot that could be made when the run began and now cannot
+        return str(err)
+    return f"a chunk failed: {type(err).__name__}: {' '.join(str(err).split())}"
 
 
 def _result(config: ArenaConfig, labels: tuple[str, ...], seeing: tuple[str, ...], root: int,

@@ -133,11 +133,14 @@ def run_or_fail(config: ArenaConfig, quiet: bool,
     with one line; Ctrl-C shows the results so far through ``on_interrupt`` and exits 130. SIGTERM and SIGHUP
     (``kill``, ``timeout``, a closed terminal, a cancelled job) stop it the same way (exit 143, 129): the
     workers and the outside programs are stopped, none is left running."""
-    from bummerl.arena import ArenaError, ArenaInterrupted, run_arena
+    from bummerl.arena import ArenaBroken, ArenaError, ArenaInterrupted, run_arena
 
     with stopped_as_by_ctrl_c(signal.SIGTERM, signal.SIGHUP) as received:
         try:
             return run_arena(config) if quiet or not sys.stderr.isatty() else _run_with_progress(config)
+        except ArenaBroken as broken:
+            on_interrupt(broken.result)  # what was finished is not lost
+            fail(f"the run stopped: {broken}; the results above are the {broken.result.deals} deals finished")
         except ArenaError as err:
             fail(str(err))
         except ArenaInterrupted as interrupted:
