@@ -93,7 +93,7 @@ def test_each_agent_reads_every_deal_outcome_even_when_the_other_moves_first_nex
         env.reset(seed=seed)
         read: dict[str, list[dict[str, Any]]] = {a: [] for a in AGENTS}
         for agent in env.agent_iter():
-            obs, reward, termination, truncation, info = env.last()
+            obs, _, termination, truncation, info = env.last()
             read[agent] += info.get("outcomes", [])
             if termination or truncation:
                 env.step(None)
