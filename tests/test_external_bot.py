@@ -171,6 +171,25 @@ def test_a_bot_that_crashes_is_reported_with_its_last_error_line(tmp_path: Path)
     assert "the bot program exited (code 3)" in reasons[0] and "ZeroDivisionError: oops" in reasons[0]
 
 
+def test_a_crash_quotes_the_line_that_names_the_error_not_a_closing_banner(tmp_path: Path) -> None:
+    # Node.js ends a crash with its version: an audit's fault read "its last error output: 'Node.js v20...'"
+    crash = ("x.js:12\\n    a.b\\n      ^\\nTypeError: Cannot read b\\n    at f (x.js:12:5)\\n\\n"
+             "Node.js v20.20.2\\n")
+    result = arena(write_bot(tmp_path, f"sys.stderr.write('{crash}'); sys.exit(1)"), deals=2)
+    assert "its last error output: 'TypeError: Cannot read b'" in result.pairings[0].faults[0].reason
+
+
+def test_a_stray_line_costs_one_deal_not_the_next_one_too(tmp_path: Path) -> None:
+    # a debug print once before the first answer: the program is started afresh, its answer never read late
+    marker = tmp_path / "said"
+    spec = write_bot(tmp_path, f"if not __import__('os').path.exists({str(marker)!r}): "
+                               f"open({str(marker)!r}, 'w'); answer('debug line')\n"
+                               "                answer(msg['legal'][0])")
+    result = arena(spec, deals=4)
+    reasons = [f.reason for f in result.pairings[0].faults]
+    assert len(reasons) == 1 and "'debug line'" in reasons[0]  # was two: the next deal read the old answer
+
+
 def test_a_crashing_bot_is_restarted_at_most_max_restarts_times(tmp_path: Path) -> None:
     spec = write_bot(tmp_path, "sys.exit(1)")
     bot = ExternalBot(spec[4:], max_restarts=2)

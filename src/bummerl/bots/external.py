@@ -67,6 +67,7 @@ import contextlib
 import json
 import math
 import os
+import re
 import selectors
 import shlex
 import signal
@@ -157,6 +158,26 @@ def parse_answer(line: str) -> tuple[Action, int | None]:
         return Action.parse(text), echoed
     except ActionParseError as err:
         raise ExternalBotError(f"unknown action in answer: {err}") from None
+
+
+#: A line that names an error: ``TypeError: ...``, ``Exception in thread ...``, ``panic: ...``.
+_ERROR_LINE = re.compile(r"^\s*(\w+\.)*\w*(Error|Exception)\b|^\s*(panic|fatal|error)\b", re.IGNORECASE)
+
+
+def telling_line(stderr: str) -> str:
+    """The line of a program's error output that says what went wrong: the last that names an error, else
+    the last line (Node.js ends a crash with its version, Python with the error, Java with a stack trace).
+
+    >>> telling_line("x.js:12\\n  a.b\\nTypeError: no b\\n    at f (x.js:12:5)\\n\\nNode.js v20.20.2\\n")
+    'TypeError: no b'
+    >>> telling_line("just a note\\n"), telling_line("")
+    ('just a note', '')
+    """
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    for line in reversed(lines):
+        if _ERROR_LINE.match(line):
+            return line
+    return lines[-1] if lines else ""
 
 
 def _clip(text: str, limit: int = 80) -> str:
@@ -295,8 +316,8 @@ class ExternalBot:
         return self._stderr.decode("utf-8", "replace")
 
     def _stderr_note(self) -> str:
-        tail = self.stderr_tail.strip().splitlines()
-        return f"; its last error output: {_clip(tail[-1].strip(), 200)!r}" if tail else ""
+        line = telling_line(self.stderr_tail)
+        return f"; its last error output: {_clip(line, 200)!r}" if line else ""
 
     def _crashed(self, when: str) -> ExternalBotError:
         proc = self._proc
@@ -407,7 +428,11 @@ class ExternalBot:
         self._asked += 1
         self._send({**view_to_json(view), "id": self._asked})
         line = self._read_line(self.timeout, "decide")
-        action, echoed = parse_answer(line)
+        try:
+            action, echoed = parse_answer(line)
+        except ExternalBotError as err:  # out of step now (its real answer may be on the way): start afresh
+            self._stop(str(err))
+            raise
         if echoed is not None and echoed != self._asked:
             self._stop(f"answer {_clip(line.strip())!r} is for decide {echoed}, not for decide {self._asked}")
             raise ExternalBotError(self._dead or "answer out of step")
