@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,7 @@ from bummerl.actions import Action
 from bummerl.bots import registry
 from bummerl.bots.external import ExternalBot
 from bummerl.bots.random_bot import RandomBot
-from bummerl.bots.registry import UnknownBotError, bot_names, describe_bots, make_bot, register
+from bummerl.bots.registry import UnknownBotError, bot_names, describe_bots, make_bot, register, unregister
 
 
 @pytest.fixture(autouse=True)
@@ -150,3 +151,26 @@ def test_a_spec_passes_options_to_the_factorys_keyword_only_parameters() -> None
             make_bot("expert-alphamu:values=1", 1)  # a function: not settable from a name
     finally:
         unregister("doc-options")
+
+
+def test_options_work_when_another_parameter_is_typed_with_a_name_imported_for_type_checking_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # an audit's bot: `Model` imported under TYPE_CHECKING made every option a NameError
+    (tmp_path / "optbot.py").write_text(
+        "from __future__ import annotations\n"
+        "from typing import TYPE_CHECKING\n"
+        "from bummerl.bots.random_bot import RandomBot\n"
+        "if TYPE_CHECKING:\n"
+        "    from somewhere import Model\n"
+        "class OptBot(RandomBot):\n"
+        "    def __init__(self, seed=None, *, depth: int = 2, model: Model | None = None) -> None:\n"
+        "        super().__init__(seed)\n"
+        "        self.depth = depth\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    register("optbot", "optbot:OptBot", "a test bot", public=False)
+    try:
+        assert make_bot("optbot:depth=3").depth == 3  # type: ignore[attr-defined]
+        with pytest.raises(UnknownBotError, match="has no option 'model' \\(its options are depth\\)"):
+            make_bot("optbot:model=1")
+    finally:
+        unregister("optbot")

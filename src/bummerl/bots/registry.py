@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -64,11 +63,7 @@ class BotEntry:
             factory = getattr(importlib.import_module(module_name), attr)
         if not options:
             return factory(seed)
-        hints = typing.get_type_hints(factory.__init__ if inspect.isclass(factory) else factory)
-        # The options a name may set: keyword-only parameters that take a number or true/false.
-        parameters = inspect.signature(factory).parameters.values()
-        known: dict[str, type] = {p.name: hints[p.name] for p in parameters
-                                  if p.kind is p.KEYWORD_ONLY and hints.get(p.name) in (bool, int, float)}
+        known = _option_types(factory)
         for key, value in options.items():
             if key not in known:
                 takes = f"its options are {', '.join(known)}" if known else "it takes no options"
@@ -78,6 +73,25 @@ class BotEntry:
                 wanted = {bool: "true or false", int: "a whole number", float: "a number"}[kind]
                 raise UnknownBotError(f"bot {self.name!r}: option {key!r} is {wanted}, not {value!r}")
         return factory(seed, **options)
+
+
+def _option_types(factory: BotFactory) -> dict[str, type]:
+    """The options a bot name may set: the factory's keyword-only parameters that take a number or
+    true/false. Each annotation is read as written (``"int"`` under postponed annotations), never
+    evaluated, so a parameter typed with a name imported only for type checking is simply no option.
+
+    >>> class Bot:
+    ...     def __init__(self, seed, *, depth: int = 2, model: "Model | None" = None, fast: "bool" = 0): ...
+    >>> _option_types(Bot)
+    {'depth': <class 'int'>, 'fast': <class 'bool'>}
+    """
+    plain: dict[object, type] = {bool: bool, int: int, float: float, "bool": bool, "int": int, "float": float}
+    out: dict[str, type] = {}
+    for p in inspect.signature(factory).parameters.values():
+        hint = p.annotation.strip("'\" ") if isinstance(p.annotation, str) else p.annotation
+        if p.kind is p.KEYWORD_ONLY and hint in plain:
+            out[p.name] = plain[hint]
+    return out
 
 
 _REGISTRY: dict[str, BotEntry] = {}
