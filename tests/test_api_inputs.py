@@ -84,3 +84,26 @@ def test_a_setups_history_is_checked_when_it_is_made(change: dict[str, object], 
     with pytest.raises(PositionError) as refused:
         setup.replace(**change)  # type: ignore[arg-type]
     assert message in str(refused.value)
+
+
+def test_a_view_refuses_a_suit_that_is_not_one() -> None:
+    from bummerl import View
+
+    view = View.of(Deal.random(Rules.preset("standard"), 1), 0)
+    assert sum(len(view.suit_cards(s)) for s in range(4)) == 5
+    for bad in (7, -1):
+        with pytest.raises(ValueError, match=f"no suit {bad}: a suit is 0 to 3"):
+            view.suit_cards(bad)
+
+
+def test_analysis_and_worlds_refuse_fewer_than_one_sample() -> None:
+    from bummerl import View
+    from bummerl.analysis import AnalysisError, analyse
+    from bummerl.search.worlds import worlds
+
+    deal = Deal.random(Rules.preset("standard"), 1)
+    view = View.of(deal, deal.to_move)
+    with pytest.raises(ValueError, match="samples must be at least 1, not 0"):
+        worlds(view, samples=0)
+    with pytest.raises(AnalysisError, match=r"^samples must be at least 1, not 0$"):  # was: "the weight
+        analyse(view, samples=0)  # function gave every world weight 0", though no weight was given

@@ -180,13 +180,19 @@ def analyse(
     """
     _check_turn(source)
     solve = solver or _default_solver()
+    given = weight is not None
     if weight is None and isinstance(source, View):
         from bummerl.bots.inference import rules_weight
 
         weight = rules_weight(source)
-    ws = worlds(source, samples, seed, weight=weight, exact_limit=exact_limit)
+    try:
+        ws = worlds(source, samples, seed, weight=weight, exact_limit=exact_limit)
+    except ValueError as err:
+        raise AnalysisError(str(err)) from None
     if not ws.deals:
-        raise AnalysisError("no world is left: the weight function gave every world weight 0")
+        raise AnalysisError("no world is left: the weight function gave every world weight 0" if given else
+                            "no world is left: every world sampled breaks a strict follow the opponent "
+                            "made: sample more")
     per_action: dict[Action, list[int]] = {}
     order: tuple[Action, ...] = ()
     for i, deal in enumerate(ws.deals):

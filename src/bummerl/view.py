@@ -213,7 +213,9 @@ class View:
         return self.outcome is not None
 
     def suit_cards(self, suit: Suit | int) -> list[Card]:
-        """This seat's cards of one suit."""
+        """This seat's cards of one suit (0-3, or a :class:`~bummerl.cards.Suit`); ValueError for another."""
+        if not 0 <= int(suit) < len(SUIT_MASKS):
+            raise ValueError(f"no suit {suit!r}: a suit is 0 to 3 (C, D, H, S)")
         return list(cards_in(self.hand_mask & SUIT_MASKS[int(suit)]))
 
     def to_json(self) -> dict[str, Any]:

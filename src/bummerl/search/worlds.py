@@ -215,7 +215,8 @@ def _sample_indexes(total: int, n: int, rng: Random) -> list[int]:
 def sample_worlds(source: Source, n: int, seed: int | Random = 0) -> list[Deal]:
     """``n`` distinct worlds drawn uniformly (all of them, in order, when there are no more than ``n``).
 
-    The same seed gives the same worlds.
+    The same seed gives the same worlds. They are placements of the unseen cards: a world the opponent's
+    strict follows rule out is among them (:func:`~bummerl.bots.inference.rules_weight` says which).
 
     >>> from bummerl import Deal, Rules
     >>> view = View.of(Deal.random(Rules.preset("standard"), 1), 0)
@@ -268,6 +269,8 @@ def worlds(
     >>> worlds(p, samples=50, seed=1, known=1 << int(Card.parse("AS"))).total  # AS placed: C(7, 4) * 3!
     210
     """
+    if samples is not None and samples < 1:
+        raise ValueError(f"samples must be at least 1, not {samples}")
     f = _frame(source, known)
     total = f.total
     limit = exact_limit if samples is None else samples
