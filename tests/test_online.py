@@ -69,6 +69,8 @@ def test_the_first_to_open_the_link_takes_the_seat_then_it_is_for_spectators(cli
     made = invite(client, ann, rules="sixty-six", cards="german")
     assert made["seat"] == 0 and made["players"] == ["Ann", "Friend"]
     assert made["link"] == f"http://testserver/friend/{made['invite']}"
+    waiting = client.get("/api/players/me", headers=key(ann)).json()["friend_games"]
+    assert [(g["waiting"], g["link"]) for g in waiting] == [(True, made["link"])]  # the friend page offers it
     bobs = join(client, made, bob)
     assert bobs["seat"] == 1 and bobs["players"] == ["Ann", "Bob"] and bobs["token"] != made["token"]
     assert join(client, made, bob) == bobs  # the same key: the same seat and token
@@ -80,7 +82,8 @@ def test_the_first_to_open_the_link_takes_the_seat_then_it_is_for_spectators(cli
     assert nobody.status_code == 401
     assert client.post("/api/friends/nosuch/join", headers=key(cid)).status_code == 404
     games = client.get("/api/players/me", headers=key(bob)).json()["friend_games"]
-    assert [(g["id"], g["seat"], g["players"]) for g in games] == [(made["id"], 1, ["Ann", "Bob"])]
+    assert [(g["id"], g["seat"], g["players"], g["waiting"]) for g in games] == [
+        (made["id"], 1, ["Ann", "Bob"], False)]
 
 
 def test_the_host_waits_for_the_friend_and_sees_their_name_arrive(client: TestClient) -> None:

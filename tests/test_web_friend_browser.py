@@ -390,3 +390,44 @@ def test_a_stale_error_gives_way_to_the_turn_and_a_silent_network_drop_is_found(
         bob.context.set_offline(False)
         expect(bob.game()).to_have_attribute("data-connected", "true", timeout=45_000)
         expect(bob.page.locator("#status")).not_to_contain_text("Connection lost")
+
+
+def test_a_summary_closes_when_the_friend_starts_the_next_deal(browser: Any, tmp_path: Path) -> None:
+    # Session 16's play-test: the slower player's summary stayed open over the new deal, and its
+    # "Next deal" did nothing (the table behind it could not be used; with clocks, its time ran).
+    with friends(browser, tmp_path, ("Ann", "/ws/games/"), ("Bob", "/ws/games/")) as (_, people):
+        ann, bob = people
+        _, game_id = invite_and_join(ann, bob)
+        referee, players, rng = Referee(tmp_path, game_id), {0: ann, 1: bob}, random.Random(3)
+
+        def settle(before: Table | None = None) -> Table:
+            if before is not None:
+                wait_until(ann.page, lambda: len(referee.table().events) > len(before.events), "the store")
+            table = referee.table()
+            for person in (ann, bob):
+                wait_until(person.page, lambda p=person: bool(p.shows(len(table.events))),  # type: ignore[misc]
+                           f"{person.name} to show it", describe=person.describe)
+            return table
+
+        table = settle()
+        while table.phase == "playing":  # one deal, by clicks of whoever's turn it is
+            person = players[table.waiting_for or 0]
+            expect(person.game()).to_have_attribute("data-turn", "me")
+            assert person.last is not None
+            click(person, choose(person.last, rng))
+            table = settle(table)
+        for person in (ann, bob):
+            expect(person.page.locator("#modal")).to_have_attribute("data-kind", "summary")
+        ann.page.click('#modal [data-action="next"]')
+        expect(ann.game()).to_have_attribute("data-deal", "2")
+        expect(bob.game()).to_have_attribute("data-deal", "2")
+        expect(bob.page.locator("#modal")).to_be_hidden()  # closed by itself: the table is Bob's to use
+        status = bob.page.locator("#status")
+        expect(status).not_to_have_class(re.compile("error"))
+        # An error has its say, then the line tells whose turn it is again (it stayed for good).
+        turn = str(status.inner_text())
+        bob.page.keyboard.press("?")
+        expect(status).to_have_text("The analysis is only for games against the computer")
+        expect(status).to_have_class(re.compile("error"))
+        expect(status).not_to_have_class(re.compile("error"), timeout=10_000)
+        expect(status).to_have_text(turn)

@@ -7,6 +7,7 @@ and the store's leases are set by the test); generous timeouts (two cores)."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
@@ -183,3 +184,62 @@ def test_a_game_the_server_does_not_know_is_forgotten_one_it_knows_is_kept(page:
         expect(page.locator("#status")).to_have_text(
             "This game cannot be opened now: the server refuses the connection. Trying again in a while.")
         assert page.evaluate(known) == [game["id"]]
+
+
+def claim_when_offered(page: Any) -> int:
+    """Play the first card that may be played until a claim is offered, then claim (wrongly, below 66:
+    the deal ends with cards in the hands); the points claimed with. The claim button was checked not to
+    be the bright one."""
+    game = page.locator("#game")
+    while True:
+        expect(game).to_have_attribute("data-turn", "me")
+        claim = page.locator('#actions [data-action="claim"]')
+        if claim.count():
+            points = int(re.findall(r"(\d+) points", page.locator("#my-info").inner_text())[0])
+            assert points < 66 and not re.search(r"\bclaim\b", claim.get_attribute("class") or "")
+            claim.click()
+            page.click('[data-confirm="claim"]')
+            return points
+        tricks = game.get_attribute("data-tricks")
+        page.locator("#hand button.card:not(.unplayable)").first.click()
+        page.wait_for_function(f"() => document.getElementById('game').dataset.tricks !== '{tricks}'")
+
+
+def test_after_a_deal_enter_or_a_card_gives_the_summary_not_a_refused_play(page: Any, tmp_path: Path) -> None:
+    # Session 16's play-test: with the summary closed, Enter on the focused card (or a click) sent
+    # "play KC" and showed the server's error "the deal is over: start the next deal".
+    with serving(tmp_path) as server:
+        open_game(page, server)
+        modal, status = page.locator("#modal"), page.locator("#status")
+        claim_when_offered(page)  # not the bright button below 66: nothing recommends it
+        expect(modal).to_have_attribute("data-kind", "summary")
+        page.keyboard.press("Escape")
+        expect(modal).to_be_hidden()
+        page.locator("#hand button.card").first.focus()
+        page.keyboard.press("Enter")
+        expect(modal).to_have_attribute("data-kind", "summary")
+        page.keyboard.press("Escape")
+        page.locator("#hand button.card").first.click()
+        expect(modal).to_have_attribute("data-kind", "summary")
+        expect(status).not_to_have_class(re.compile("error"))
+        # The log's words for screen readers stay inside its scroll box (they grew the page a screen a deal).
+        outside = page.evaluate("""() => { const log = document.getElementById('log').getBoundingClientRect();
+            return [...document.querySelectorAll('#log .sr-only')].filter(
+                (s) => s.getBoundingClientRect().bottom > log.bottom + 1).length; }""")
+        assert outside == 0
+
+
+def test_back_to_the_home_page_shows_the_settings_a_game_changed(page: Any, tmp_path: Path) -> None:
+    # Session 16's play-test: after Back the form showed "easy" and French cards while Start used the
+    # medium level and German cards that the game's settings dialog had stored.
+    with serving(tmp_path) as server:
+        page.goto(server + "/")
+        page.evaluate(f"localStorage.setItem('bummerl.settings', '{SETTINGS}')")
+        page.reload()
+        expect(page.locator("#level")).to_have_value("easy")
+        page.goto(server + "/rules")
+        page.evaluate("localStorage.setItem('bummerl.settings', JSON.stringify({...JSON.parse("
+                      "localStorage.getItem('bummerl.settings')), level: 'medium', cards: 'german'}))")
+        page.go_back()
+        expect(page.locator("#level")).to_have_value("medium")
+        expect(page.locator("#cards")).to_have_value("german")

@@ -677,6 +677,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
                     state = "damaged"
             games.append({"id": friend.game_id, "seat": seat, "players": list(online()._names(friend)),
                           "rated": friend.rated, "state": state, "invite": friend.invite,
+                          "waiting": None in friend.players,  # a seat nobody has taken yet
                           "link": f"{str(request.base_url).rstrip('/')}/friend/{friend.invite}"})
         return {**player.to_json(), "friend_games": games}
 

@@ -24,6 +24,7 @@ let marryMode = false;
 let summaryShownFor = "";    // "deal number/phase" whose summary was shown
 let modalKind = null;        // what the open dialog is: "summary", "over", "claim", "analysis", ...
 let statusIsError = false;
+let errorsShown = 0;          // errors said so far: an error's timer restores the prompt only if it is the last
 let gameEvents = [];          // every event of the game shown so far (the deal summary reads its deal's)
 let opener = null;           // the control that opened the dialog: focus goes back to it
 
@@ -31,6 +32,8 @@ const ACTOR_KINDS = new Set(["play", "exchange", "close", "marry", "claim", "pas
 // A trick taken stays on the table at least this long before the opponent's next move clears it, even at
 // the "instant" speed (else a trick the computer took and led after was never seen, only in the log).
 const TRICK_MS = 700;
+const STATUS_NOTE_MS = 6000;  // how long an error stays on the status line before whose turn it is again
+const socketOpen = () => socket !== null && socket.readyState === WebSocket.OPEN;
 // Close codes of a socket refused as it opens for a reason the server names: the game cannot be opened now
 // (open in another window, the store busy or damaged: 4409, after an error saying why) or too many
 // connections from this address (1013). It may pass, so the page says why and tries again, slowly.
@@ -287,6 +290,11 @@ function show(frame) {
   // A game or a deal begins with focus in the hand (its group: Tab goes to the first card), not on <body>.
   if ((fresh || before.deal_number !== view.deal_number) && $("modal").hidden &&
       (!document.activeElement || document.activeElement === document.body)) $("hand").focus({ preventScroll: true });
+  // The friend started the next deal while this seat's summary was open: it closes (the log says who
+  // deals), and the status line says whose turn it is.
+  if (before && before.deal_number !== view.deal_number && view.phase === "playing" && modalKind === "summary") {
+    closeModal();
+  }
   const key = `${view.deal_number}/${view.phase}`;
   if ((view.phase === "deal_over" || view.phase === "game_over") && summaryShownFor !== key) {
     summaryShownFor = key;
@@ -446,7 +454,9 @@ function drawActions() {
     const s = a.slice(6);
     box.append(actionButton(a, [`Declare ${s === deal.trump ? 40 : 20} `, suitIcon(s, style(), 18)], "m", "marry"));
   }
-  if (acts.includes("claim")) box.append(actionButton("claim", "Claim 66", "g", "claim"));
+  // Bright only when it looks right (66 counted); otherwise a claim is there but nothing recommends it.
+  const likely = deal.points && deal.points[seat] >= 66;
+  if (acts.includes("claim")) box.append(actionButton("claim", "Claim 66", "g", likely ? "claim" : ""));
   if (acts.includes("pass")) box.append(actionButton("pass", "Pass", "p"));
   if (view.phase !== "playing") {
     const label = view.phase === "game_over" ? "Game over — see the result" : "Next deal";
@@ -520,6 +530,12 @@ function setStatus(text, error = false) {
   const s = $("status");
   s.replaceChildren(...spoken(text));
   s.classList.toggle("error", error);
+  // An error says its piece, then the line goes back to whose turn it is (it hid "Your lead" for good).
+  if (error && view && $("game").dataset.connected !== "refused") {
+    const shown = ++errorsShown;
+    setTimeout(() => { if (statusIsError && shown === errorsShown && socketOpen()) { statusIsError = false; prompt(); } },
+               STATUS_NOTE_MS);
+  }
 }
 
 /** ``text`` as shown, and in words for a screen reader where they differ ("Q♦": "Queen of diamonds"). */
@@ -564,6 +580,9 @@ function prompt() {
 
 function act(action) {
   if (!view) return;
+  // A card clicked (or Enter on a focused card) once the deal is over: the summary, not a refused play.
+  if (view.phase === "deal_over" && action !== "next") return showSummary();
+  if (view.phase === "game_over") return showGameOver();
   if (view.phase === "playing" && !myTurn()) {
     setStatus(`Wait — it is ${name(1 - seat)}'s turn`, true);
     return;
@@ -592,7 +611,11 @@ function onAction(action) {
 }
 
 function nextDeal() {
-  if (!view || view.phase === "playing") return;
+  if (!view) return;
+  if (view.phase === "playing") {  // a friend started the next deal first: the summary has nothing left to do
+    if (modalKind === "summary") closeModal();
+    return;
+  }
   if (view.phase === "game_over") return showGameOver();
   closeModal();
   nextAskedIn = view.deal_number;

@@ -7,15 +7,25 @@ import { LEVELS, h, knownGames, loadSettings, rememberGame, saveSettings, startG
 const $ = (id) => document.getElementById(id);
 const settings = loadSettings();
 
-for (const key of ["level", "rules", "cards", "speed"]) {
-  const select = $(key);
-  select.value = settings[key];
-  select.addEventListener("change", () => {
-    settings[key] = select.value;
+const CHOICES = ["level", "rules", "cards", "speed"];
+for (const key of CHOICES) {
+  $(key).addEventListener("change", () => {
+    settings[key] = $(key).value;
     saveSettings(settings);
     drawHero();
   });
 }
+
+/** The form shows the remembered settings, also when the page comes back by the browser's Back (which
+ *  restored the old form over what the game's settings dialog had changed since, so that Start used
+ *  other choices than those shown). */
+function showChoices() {
+  Object.assign(settings, loadSettings());
+  for (const key of CHOICES) $(key).value = settings[key];
+  drawHero();
+}
+showChoices();
+window.addEventListener("pageshow", showChoices);
 
 function drawHero() {
   $("hero-cards").replaceChildren(...["AH", "TS", "KD", "QC"].map((c) => {
@@ -104,7 +114,6 @@ function drawPlayerLink() {
     text: `Your games (${player.name})` }));
 }
 
-drawHero();
 drawPlayerLink();
 drawResume();
 drawStats();

@@ -68,7 +68,9 @@ async function showMe() {
   $("me-box").hidden = false;
   const list = $("games");
   list.replaceChildren(...page.friend_games.map((g) => {
-    const li = item(`${g.players[0]} vs ${g.players[1]} · ${g.state}${g.rated ? " · rated" : ""}`, g.link);
+    const state = g.waiting ? "waiting for your friend" : g.state;
+    const li = item(`${g.players[0]} vs ${g.players[1]} · ${state}${g.rated ? " · rated" : ""}`, g.link);
+    if (g.waiting) li.append(" ", ...copyable(g.link));  // the link to send, again, with a label and Copy
     if (g.state === "finished") {
       const button = document.createElement("button");
       button.type = "button";
@@ -81,6 +83,28 @@ async function showMe() {
   }));
   $("games-box").hidden = page.friend_games.length === 0;
   return true;
+}
+
+/** A read-only field holding ``link`` and a Copy button. */
+function copyable(link) {
+  const field = document.createElement("input");
+  Object.assign(field, { readOnly: true, value: link, size: 40 });
+  field.setAttribute("aria-label", "The invitation link to send your friend");
+  const copy = document.createElement("button");
+  Object.assign(copy, { type: "button", textContent: "Copy" });
+  copy.dataset.action = "copy-invite";
+  copy.addEventListener("click", () => copyField(field, copy));
+  return [field, " ", copy];
+}
+
+/** Copy what ``field`` holds; the clipboard needs a secure page (https or this computer): elsewhere the
+ *  field is selected and the button says Ctrl-C copies it. */
+async function copyField(field, button) {
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+    button.textContent = "Copied";
+  } catch { button.textContent = "Selected: Ctrl-C copies it"; }
 }
 
 async function rematch(code) {
@@ -272,4 +296,5 @@ async function start() {
 
 $("name-form").addEventListener("submit", chooseName);
 $("invite-form").addEventListener("submit", createInvitation);
+$("copy-invite").addEventListener("click", () => copyField($("invite-link"), $("copy-invite")));
 start();
