@@ -221,8 +221,10 @@ function watch() {
         li.textContent = ev.text;
         return li;
       });
-      if (msg.replay) $("watch-log").replaceChildren(...items);  // a (re)connection: the whole log
-      else $("watch-log").append(...items);
+      const log = $("watch-log");
+      if (msg.replay) log.replaceChildren(...items);  // a (re)connection: the whole log
+      else log.append(...items);
+      log.scrollTop = log.scrollHeight;  // the newest line in sight (it stayed at deal 1); the page stays put
     } else if (msg.type === "watch") {
       watchRetry = 0;  // a game frame: this connection works
       if (watching) status(watching);
