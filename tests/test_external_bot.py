@@ -450,3 +450,18 @@ def test_a_bot_given_longer_to_think_may_take_as_long_to_start() -> None:
     assert ExternalBot("python x.py", timeout=30).startup_timeout == 30
     assert ExternalBot("python x.py", timeout=0.5).startup_timeout == 10
     assert ExternalBot("python x.py", timeout=30, startup_timeout=2).startup_timeout == 2
+
+
+def test_a_lone_bad_answer_costs_its_deal_and_the_program_plays_on(tmp_path: Path) -> None:
+    # A review: stopping the program at every bad answer spent the restarts, then forfeited the chunk.
+    bot = ExternalBot(write_bot(tmp_path, "answer('play ZZ' if msg['id'] == 1 else msg['legal'][0])")[4:])
+    deal = Deal.random(Rules.preset("standard"), 1)
+    view = View.of(deal, deal.to_move)
+    bot.new_deal(view)
+    assert bot._proc is not None
+    pid = bot._proc.pid
+    with pytest.raises(ExternalBotError, match="unknown action"):
+        bot.choose(view)
+    assert bot.choose(view) in view.legal_actions  # the same program answers the next decide
+    assert bot._proc is not None and bot._proc.pid == pid and bot.restarts == 0
+    bot.close()

@@ -48,7 +48,9 @@ answer within the timeout, or a program that exits: each raises :class:`External
 one-line reason (the arena records it as that bot's fault and goes on). After a timeout, a crash or
 output out of step the program is stopped, and started again (at most ``max_restarts`` times) when the
 next deal begins, if it ever answered ``hello`` (one that never did would only fail so again, costing the
-startup timeout each deal); an extra line is never read as an answer.
+startup timeout each deal); an extra line is never read as an answer. An answer that is no action with
+another line right behind it (within :data:`STRAY_GRACE`: a debug print before the real answer) is out of
+step too; a lone bad answer costs its deal and the program plays on.
 
 >>> import sys
 >>> program = "import sys\\nfor line in sys.stdin: print('{}' if 'hello' in line else 'play AS', flush=True)"
@@ -90,6 +92,10 @@ __all__ = [
 PROTOCOL_VERSION = 1
 #: Seconds a program may think about one decision.
 DEFAULT_TIMEOUT = 10.0
+#: Seconds to wait, after an answer that is no action, for the line it may have been printed before (a
+#: debug print, then the real answer): if one comes the program is out of step and is started afresh.
+STRAY_GRACE = 0.25
+
 #: Seconds a program may take at least to start and answer ``hello`` (longer when its ``timeout`` is).
 STARTUP_TIMEOUT = 10.0
 #: The longest timeout taken (a day): the operating system's wait cannot be much longer than 24 days.
@@ -160,24 +166,27 @@ def parse_answer(line: str) -> tuple[Action, int | None]:
         raise ExternalBotError(f"unknown action in answer: {err}") from None
 
 
-#: A line that names an error: ``TypeError: ...``, ``Exception in thread ...``, ``panic: ...``.
-_ERROR_LINE = re.compile(r"^\s*(\w+\.)*\w*(Error|Exception)\b|^\s*(panic|fatal|error)\b", re.IGNORECASE)
+#: Lines a runtime prints after the error itself (Node.js ends a crash with its version).
+_BANNER = re.compile(r"^Node\.js v\d")
 
 
 def telling_line(stderr: str) -> str:
-    """The line of a program's error output that says what went wrong: the last that names an error, else
-    the last line (Node.js ends a crash with its version, Python with the error, Java with a stack trace).
+    """The line of a program's error output that says what went wrong: the last line that is not indented
+    (a stack frame) and not a runtime's closing banner, else the last line. Python ends a traceback with
+    the error, Java and Node.js put the error above indented frames, and Node.js adds its version.
 
     >>> telling_line("x.js:12\\n  a.b\\nTypeError: no b\\n    at f (x.js:12:5)\\n\\nNode.js v20.20.2\\n")
     'TypeError: no b'
-    >>> telling_line("just a note\\n"), telling_line("")
-    ('just a note', '')
+    >>> telling_line("Error rate: 0\\nTraceback (most recent call last):\\n  File 'b.py'\\nStopIteration\\n")
+    'StopIteration'
+    >>> telling_line("just a note\\n"), telling_line("    only frames\\n"), telling_line("")
+    ('just a note', 'only frames', '')
     """
-    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    lines = [line.rstrip() for line in stderr.splitlines() if line.strip()]
     for line in reversed(lines):
-        if _ERROR_LINE.match(line):
+        if not line[0].isspace() and not _BANNER.match(line):
             return line
-    return lines[-1] if lines else ""
+    return lines[-1].strip() if lines else ""
 
 
 def _clip(text: str, limit: int = 80) -> str:
@@ -393,6 +402,17 @@ class ExternalBot:
                     return  # end of output: the next read reports the exit
                 self._buffer += chunk
 
+    def _more_within(self, seconds: float) -> bool:
+        """Whether the program writes more to standard output within ``seconds`` (read into the buffer)."""
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None
+        if not self._buffer.strip():
+            with selectors.DefaultSelector() as sel:
+                sel.register(proc.stdout.fileno(), selectors.EVENT_READ)
+                sel.select(seconds)
+            self._drain()
+        return bool(self._buffer.strip())
+
     def _unasked(self, when: str) -> None:
         """Refuse output that nobody asked for: the program is out of step, so it is stopped."""
         if self._buffer.strip():
@@ -430,8 +450,9 @@ class ExternalBot:
         line = self._read_line(self.timeout, "decide")
         try:
             action, echoed = parse_answer(line)
-        except ExternalBotError as err:  # out of step now (its real answer may be on the way): start afresh
-            self._stop(str(err))
+        except ExternalBotError as err:
+            if self._more_within(STRAY_GRACE):  # a stray line, its real answer right behind it: out of step,
+                self._stop(str(err))  # started afresh at the next deal (the answer is never read as the next)
             raise
         if echoed is not None and echoed != self._asked:
             self._stop(f"answer {_clip(line.strip())!r} is for decide {echoed}, not for decide {self._asked}")
