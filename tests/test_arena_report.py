@@ -145,3 +145,14 @@ def test_a_bot_handed_the_true_deal_is_named_in_the_report_and_the_json() -> Non
         report_text(result)
     assert run_arena(ArenaConfig(("random", "random"), Rules.preset("standard"), seed=1, deals=2)).sees_deal \
         == ()
+
+
+def test_faults_neither_make_a_wide_report_compact_nor_a_compact_one_overflow(seen: list[Any]) -> None:
+    # A review: the fault notes (now with the bot's file and line) were measured with the tables, so a
+    # piped report came out compact; at 80 columns the faults column cut the time cells short.
+    result = run_arena(ArenaConfig(("raiser", "heuristic"), Rules.preset("standard"), seed=1, deals=6))
+    assert "[95% CI]" in report_text(result, width=120)  # a fault note longer than 120: still the full table
+    narrow = report_text(result, width=80)
+    table = [line for line in narrow.splitlines() if line.startswith(("raiser  ", "heuristic  "))]
+    assert len(table) == 2 and all(len(line) <= 80 and "…" not in line for line in table)
+    assert "faults" in narrow.splitlines()[1]  # the compact table keeps its faults column when there are some

@@ -145,21 +145,25 @@ def rating_text(x: float) -> str:
     return "-" if math.isnan(x) else f"{x:+.0f}"
 
 
-def _duration(ms: float) -> str:
-    """A time per decision with a unit that fits: 3.1µs, 0.42ms, 12ms, 1.5s."""
+def _duration(ms: float, compact: bool = False) -> str:
+    """A time per decision with a unit that fits: 3.1µs, 0.42ms, 12ms, 1.5s (``compact``: 3µs, 0.4ms).
+
+    >>> _duration(0.0172), _duration(0.0172, compact=True), _duration(4.567, compact=True)
+    ('17.2µs', '17µs', '4.6ms')
+    """
     if math.isnan(ms):
         return "-"
     if ms < 0.1:
-        return f"{ms * 1000:.1f}µs"
+        return f"{ms * 1000:.{0 if compact else 1}f}µs"
     if ms < 10:
-        return f"{ms:.2f}ms"
+        return f"{ms:.{1 if compact else 2}f}ms"
     if ms < 1000:
         return f"{ms:.0f}ms"
     return f"{ms / 1000:.1f}s"
 
 
 def _times(median_ms: float, p95_ms: float, compact: bool = False) -> str:
-    return f"{_duration(median_ms)}{'/' if compact else ' / '}{_duration(p95_ms)}"
+    return f"{_duration(median_ms, compact)}{'/' if compact else ' / '}{_duration(p95_ms, compact)}"
 
 
 def _table(title: str, compact: bool = False) -> Table:
@@ -189,7 +193,7 @@ def _pairing_table(p: PairingSummary, title: str, compact: bool) -> Table:
     return table
 
 
-def _round_robin_tables(result: ArenaResult, compact: bool) -> list[RenderableType]:
+def _round_robin_tables(result: ArenaResult, compact: bool) -> list[Table]:
     pairs = _table("pairings (seen from bot A)", compact)
     names = (("bot A", "bot B", "A's deal share", "A's net/deal", "Bummerls", "faults") if compact
              else ("bot A", "bot B", "A's deal share [95% CI]", "A's net/deal", "Bummerls A-B", "faults A/B"))
@@ -234,10 +238,7 @@ def render(result: ArenaResult, width: int | None = None) -> RenderableType:
     (a terminal's columns) the tables that would not fit it are set compact: shares in whole percent,
     shorter headings, no Bummerl shares, no faults column when there are none (a fault is also named below
     the tables)."""
-    full = _render(result, compact=False)
-    if width is None or _widest(full) <= width:
-        return full
-    return _render(result, compact=True)
+    return _render(result, compact=width is not None and max(map(_widest, _tables(result, False))) > width)
 
 
 def _widest(renderable: RenderableType) -> int:
@@ -248,16 +249,23 @@ def _widest(renderable: RenderableType) -> int:
     return Measurement.get(console, console.options, renderable).maximum
 
 
-def _render(result: ArenaResult, compact: bool) -> RenderableType:
+def _head(result: ArenaResult) -> str:
     unit = "deals" if result.mode == "deals" else "Bummerls"
-    head = (f"{' vs '.join(result.labels)}: {result.games} {unit} per pairing, rules {result.rules}, "
+    return (f"{' vs '.join(result.labels)}: {result.games} {unit} per pairing, rules {result.rules}, "
             f"seed {result.seed}")
-    parts: list[RenderableType] = []
+
+
+def _tables(result: ArenaResult, compact: bool) -> list[Table]:
+    """The report's tables: one for two bots (titled with the run), else the pairings and the standings."""
     if len(result.pairings) == 1:
-        parts.append(_pairing_table(result.pairings[0], head, compact))
-    else:
-        parts.append(Text(head, style="bold"))
-        parts += _round_robin_tables(result, compact)
+        return [_pairing_table(result.pairings[0], _head(result), compact)]
+    return _round_robin_tables(result, compact)
+
+
+def _render(result: ArenaResult, compact: bool) -> RenderableType:
+    head = _head(result)
+    parts: list[RenderableType] = [] if len(result.pairings) == 1 else [Text(head, style="bold")]
+    parts += _tables(result, compact)
     notes = Text()
     for p in result.pairings:
         who = f"{p.lines[0].label} vs {p.lines[1].label}: " if len(result.pairings) > 1 else ""
