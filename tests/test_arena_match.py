@@ -223,3 +223,15 @@ def test_the_arena_timeout_holds_python_bots_to_it_only_when_given(monkeypatch: 
     assert timed.fault_counts == [2, 0] and "to decide, over the limit of 0.01 s" in timed.faults[0].reason
     assert play_chunk(task(("slow", "random"), count=1)).fault_counts == [0, 0]
     assert is_outside("cmd:python bot.py") and not is_outside("slow")  # (outside: stopped by ExternalBot)
+
+
+def test_a_fault_names_the_bots_line_not_the_library_line_it_failed_in() -> None:
+    import random as stdlib_random
+
+    class Chooser(FirstBot):
+        def choose(self, view: View) -> Action:
+            return stdlib_random.choice([])  # IndexError inside random.py
+
+    result = play_deal(Deal.random(Rules.preset("standard"), 5), (Chooser(), Chooser()))
+    assert result.fault is not None
+    assert re.search(r"\(at test_arena_match\.py:\d+ in choose\)$", result.fault), result.fault

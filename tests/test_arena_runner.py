@@ -205,3 +205,16 @@ def test_a_factory_that_fails_in_a_later_chunk_stops_the_run_in_one_line_keeping
         run_arena(ArenaConfig(("tired", "first"), VU, seed=3, deals=400))
     partial = stopped.value.result
     assert not partial.complete and partial.deals > 0  # the first chunk's deals
+
+
+def test_under_ray_a_broken_run_says_the_chunks_own_error_in_one_line() -> None:
+    from bummerl.arena.runner import WORKER_DIED, _broken
+    from bummerl.errors import BummerlError
+
+    # Ray's wrappers (ray.exceptions), without starting Ray: its str() is a whole remote traceback
+    wrapped = type("RayTaskError(BummerlError)", (BummerlError,), {"__module__": "ray.exceptions"})(
+        "Traceback (most recent call last):\n  ...\nlong remote text")
+    wrapped.cause = BummerlError("cannot make bot 'x' for chunk 3 of pairing 0: RuntimeError: gone")
+    assert _broken(wrapped) == "cannot make bot 'x' for chunk 3 of pairing 0: RuntimeError: gone"
+    crashed = type("WorkerCrashedError", (RuntimeError,), {"__module__": "ray.exceptions"})("died")
+    assert _broken(crashed) == WORKER_DIED

@@ -134,8 +134,8 @@ class DealEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
         self.rewards = {a: float(r) for a, r in zip(AGENTS, rewards, strict=True)}
         self.infos[agent] = {}  # the other agent keeps what it has not read yet (last() after its turn)
         if episode.deal_ended is not None:
-            outcome = episode.deal_ended.to_json()
-            for a in AGENTS:
+            for a in AGENTS:  # each agent its own copy: a wrapper that changes one changes nothing else
+                outcome = episode.deal_ended.to_json()
                 self.infos[a] = {**self.infos[a], "outcome": outcome,
                                  "outcomes": [*self.infos[a].get("outcomes", []), outcome]}
         if episode.over:

@@ -71,8 +71,8 @@ def _auth_hint(address: str) -> str:
     """
     import os
 
-    if address == "local" or os.environ.get("RAY_AUTH_MODE", "") == "token":
-        return ""
+    if address in ("local", "auto") or os.environ.get("RAY_AUTH_MODE", "") == "token":
+        return ""  # (auto finds this machine's cluster, whose token Ray reads itself)
     return (" (a cluster with token authentication, the default of `ray start` since Ray 2.59, also needs "
             "RAY_AUTH_MODE=token here and its token: `ray get-auth-token` on the head)")
 

@@ -1,8 +1,9 @@
 """Playing the arena's games: one deal between two bots, paired deals, paired Bummerls, and the work unit
 (a *chunk*) that a worker process plays.
 
-Bots only ever get views (``View.of(deal, seat, score)``), never the deal (but for a bot with
-``choose_with_deal(view, deal)``, the non-public cheater yardstick, handed a copy). A bot that raises, returns
+Bots only ever get views (``View.of(deal, seat, score)``), never the deal (but for a bot that declares
+``sees_deal`` and has ``choose_with_deal(view, deal)``, the non-public cheater yardsticks, handed a copy;
+the report names it: :func:`sees_deal`). A bot that raises, returns
 something that is not an :class:`~bummerl.actions.Action`, or returns an illegal action *forfeits* the
 deal: the other side wins it with :data:`FORFEIT_POINTS` game points, reason ``forfeit``, and the fault
 is recorded with its reason.
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sysconfig
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -121,9 +123,25 @@ def sees_deal(bot: object) -> bool:
     return getattr(bot, "sees_deal", False) is True and callable(getattr(bot, "choose_with_deal", None))
 
 
+def _folder(path: str) -> str:
+    return os.path.normcase(os.path.abspath(path)).rstrip(os.sep) + os.sep
+
+
+#: bummerl's own package, and where Python keeps its standard library and installed packages.
+_BUMMERL = _folder(os.path.dirname(os.path.dirname(__file__)))
+_LIBRARIES = tuple(dict.fromkeys(_folder(p) for key, p in sysconfig.get_paths().items()
+                                 if key in ("stdlib", "platstdlib", "purelib", "platlib")))
+
+
+def _under(filename: str, folders: tuple[str, ...]) -> bool:
+    return os.path.normcase(os.path.abspath(filename)).startswith(folders)
+
+
 def _raised(err: BaseException) -> str:
     """A bot's exception as a fault says it: its type, message and where in the bot's code it was raised
-    (the innermost frame outside bummerl's own modules, so that a bot author can find the line).
+    (the innermost frame outside bummerl and outside the installed libraries and the standard library, so
+    that ``random.choice([])`` names the bot's line, not random.py's; failing that, the innermost outside
+    bummerl).
 
     >>> try:
     ...     None.suit
@@ -134,14 +152,13 @@ def _raised(err: BaseException) -> str:
     import traceback
 
     where = ""
-    frames = traceback.extract_tb(err.__traceback__)
-    mine = os.path.dirname(os.path.dirname(__file__))  # src/bummerl
-    for frame in reversed(frames):
-        if not os.path.abspath(frame.filename).startswith(mine + os.sep):
-            name = os.path.basename(frame.filename) if os.path.isabs(frame.filename) else frame.filename
-            inside = f" in {frame.name}" if frame.name != "<module>" else ""
-            where = f" (at {name}:{frame.lineno}{inside})"
-            break
+    outside = [f for f in traceback.extract_tb(err.__traceback__) if not _under(f.filename, (_BUMMERL,))]
+    own = [f for f in outside if not f.filename.startswith("<frozen") and not _under(f.filename, _LIBRARIES)]
+    if own or outside:
+        frame = (own or outside)[-1]
+        name = os.path.basename(frame.filename) if os.path.isabs(frame.filename) else frame.filename
+        inside = f" in {frame.name}" if frame.name != "<module>" else ""
+        where = f" (at {name}:{frame.lineno}{inside})"
     text = " ".join(str(err).split())
     return f"raised {type(err).__name__}" + (f": {text}" if text else "") + where
 

@@ -355,14 +355,24 @@ def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None
     return _result(config, labels, seeing, root, records, time.perf_counter() - started, complete=True)
 
 
+#: Why a run stops when a worker process died under it.
+WORKER_DIED = "a worker process died (a bot may have ended it, e.g. with os._exit, or crashed Python)"
+
+
 def _broken(err: Exception) -> str:
     """Why a run could not go on, in one line.
 
     >>> _broken(BrokenProcessPool("gone"))
     'a worker process died (a bot may have ended it, e.g. with os._exit, or crashed Python)'
     """
+    if type(err).__module__.startswith("ray."):  # Ray wraps a task's own error, or says its worker died
+        cause = getattr(err, "cause", None)
+        if isinstance(cause, Exception) and cause is not err:
+            return _broken(cause)
+        if "WorkerCrashed" in type(err).__name__:
+            return WORKER_DIED
     if isinstance(err, BrokenProcessPool):
-        return "a worker process died (a bot may have ended it, e.g. with os._exit, or crashed Python)"
+        return WORKER_DIED
     if isinstance(err, BummerlError):  # e.g. a bot that could be made when the run began and now cannot
         return str(err)
     return f"a chunk failed: {type(err).__name__}: {' '.join(str(err).split())}"

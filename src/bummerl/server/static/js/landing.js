@@ -2,7 +2,7 @@
 // friend are resumed from /friend or the player page), statistics per level and rules.
 
 import { cardSvg } from "./cards.js";
-import { LEVELS, h, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
+import { LEVELS, h, hasStoredSettings, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
 const settings = loadSettings();
@@ -20,7 +20,7 @@ for (const key of CHOICES) {
  *  restored the old form over what the game's settings dialog had changed since, so that Start used
  *  other choices than those shown). */
 function showChoices() {
-  Object.assign(settings, loadSettings());
+  if (hasStoredSettings()) Object.assign(settings, loadSettings());  // (none stored: keep this page's own)
   for (const key of CHOICES) $(key).value = settings[key];
   drawHero();
 }

@@ -17,6 +17,11 @@ function read(key, fallback) {
   }
 }
 
+/** Whether settings were ever stored here (false also where the browser refuses local storage). */
+export function hasStoredSettings() {
+  return read(SETTINGS_KEY, null) !== null;
+}
+
 export function loadSettings() {
   const s = { ...DEFAULTS, ...read(SETTINGS_KEY, {}) };
   if (!LEVELS.includes(s.level)) s.level = DEFAULTS.level;
