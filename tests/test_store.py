@@ -662,3 +662,21 @@ def test_a_new_game_whose_lease_cannot_be_written_is_not_stored(home: Path) -> N
                               bot=FirstLegal(), lease="terminal")
     assert session.store.holder(session.id) == os.getpid()  # held from the start, by this process
     session.close()
+
+
+@pytest.mark.parametrize("message", ["disk I/O error", "database or disk is full"])
+def test_a_failing_disk_is_never_called_a_damaged_database(home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            message: str) -> None:
+    # A newcomer's full disk: every command said "is damaged ... move it away", which would have thrown a
+    # healthy store away (measured on a full 2 MB tmpfs: after freeing space the same file listed its game).
+    store = store_module.GameStore.open(home)
+    err = sqlite3.OperationalError(message)
+    usage = type("Usage", (), {"free": 0})
+    monkeypatch.setattr(store_module.shutil, "disk_usage", lambda path: usage)
+    full = str(store.store_error(err))
+    assert "is full" in full and "not damaged" in full and "move it away" not in full
+    usage.free = 10 << 30
+    failing = str(store.store_error(err))
+    assert "the disk may be full or failing" in failing and "move it away" not in failing
+    assert "is damaged" in str(store.store_error(sqlite3.DatabaseError("database disk image is malformed")))
+    store.close()

@@ -46,6 +46,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import socket
 import sqlite3
 import threading
@@ -462,6 +463,7 @@ class GameStore:
         if not os.access(home, os.W_OK | os.X_OK):
             raise StoreError(f"cannot write the data directory {home}: permission denied")
         _check_with_its_log(path)
+        existed = path.exists()
         try:
             db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as err:
@@ -486,6 +488,11 @@ class GameStore:
             db.close()
             if "unable to open" in str(err):
                 raise _unwritable(home, err) from None
+            if _disk_trouble(err):
+                if not existed and path.is_file() and path.stat().st_size == 0:
+                    path.unlink()  # made here, empty: a full disk leaves nothing behind
+                elif reading and path.is_file():
+                    return cls._open_read_only(path)  # a listing or an export needs no room on the disk
             raise store.store_error(err) from None
         except UnicodeDecodeError:  # SQLite's message quotes bytes of a damaged schema that are not text
             db.close()
@@ -552,6 +559,8 @@ class GameStore:
             return StoreError(f"the game database {self.path} is busy (another bummerl holds it too long)")
         if isinstance(err, sqlite3.OperationalError) and ("readonly" in text or "unable to open" in text):
             return StoreError(f"cannot write the game database {self.path}: {err}")
+        if _disk_trouble(err):
+            return StoreError(_disk_words(self.path, err))
         return StoreError(f"the game database {self.path} is damaged: {err} (move it away to start afresh; "
                           "`sqlite3 games.db .recover` may save its games)")
 
@@ -1088,6 +1097,36 @@ def _has_log(path: Path) -> bool:
         return path.is_file() and log.is_file() and log.stat().st_size > 0
     except OSError:
         return False
+
+
+#: Free bytes below which the disk of the data directory counts as full.
+FULL_BELOW = 1 << 20
+
+
+def _disk_trouble(err: sqlite3.Error) -> bool:
+    """Whether SQLite failed at the disk (full, or failing to read or write), not at the file's contents.
+
+    >>> _disk_trouble(sqlite3.OperationalError("database or disk is full"))
+    True
+    >>> _disk_trouble(sqlite3.DatabaseError("database disk image is malformed"))
+    False
+    """
+    text = str(err)
+    return isinstance(err, sqlite3.OperationalError) and ("disk I/O error" in text or "disk is full" in text)
+
+
+def _disk_words(path: Path, err: sqlite3.Error) -> str:
+    """What a disk failure means for the player, never that the database is damaged (a full disk made
+    SQLite say "disk I/O error" of a healthy file, and the advice to move it away would have lost it)."""
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        free = None
+    if free is not None and free < FULL_BELOW:
+        return (f"the disk holding the game database {path} is full ({err}): free some space and try again "
+                "(the database is not damaged)")
+    return (f"cannot use the game database {path}: {err} (the disk may be full or failing; nothing says the "
+            "database is damaged: try again, or copy it to another disk)")
 
 
 def _unwritable(home: Path, err: sqlite3.Error) -> StoreError:
