@@ -332,3 +332,17 @@ def test_h_lists_every_key_the_rules_allow_and_the_status_counts_the_cards(tmp_p
             assert len(s.view().hand) == 4 and "(1-4 or click)" in status(app), status(app)
 
     run(app, body)
+
+
+@pytest.mark.parametrize("preset", ["standard", "vu", "sixty-six"])
+def test_the_keys_dialog_tells_a_newcomer_the_rules_under_the_game_s_own_preset(preset: str) -> None:
+    # A newcomer's first-run audit: h listed keys only; no card values, no 66, nothing on following suit.
+    from bummerl.cards import POINTS
+    from bummerl.tui.screens import rules_brief
+
+    rules = Rules.preset(preset)
+    text = rules_brief(rules)
+    assert f": {sum(POINTS[c] for c in range(24) if rules.sixty_six or c % 6)} in the pack" in text  # 120
+    assert ("9 0" in text) == rules.sixty_six and ("counts 10 more" in text) == rules.sixty_six
+    assert ("claim them with g" in text) != rules.auto_claim and ("closed (c)" in text) == rules.allow_close
+    assert "follow suit" in text and "first to 7 game points" in text

@@ -17,8 +17,17 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, LoadingIndicator, ProgressBar, Static
 
 from bummerl.actions import Action
-from bummerl.cards import Card
+from bummerl.cards import Card, Rank
+from bummerl.game import TARGET
 from bummerl.rules import Rules
+from bummerl.scoring import (
+    HALF_POINTS,
+    LAST_TRICK_POINTS,
+    MARRIAGE_POINTS,
+    TRUMP_MARRIAGE_POINTS,
+    WIN_POINTS,
+    game_point_table,
+)
 from bummerl.table import CardStyle, Event
 from bummerl.tui.advice import AnalysisUnavailable, Mistake, rate, review
 from bummerl.tui.widgets import card_keys, card_text
@@ -243,8 +252,40 @@ def keys_text(rules: Rules) -> str:
     return "\n".join(f"{key:<10} {what}" for key, what in rows)
 
 
+def rules_brief(rules: Rules) -> str:
+    """The rules in a few lines, for a newcomer, under ``rules`` (the numbers are the engine's own).
+
+    >>> print(rules_brief(Rules.preset("standard")).splitlines()[1])
+    Card points: A 11, 10 10, K 4, Q 3, J 2: 120 in the pack.
+    >>> "last trick (it counts 10 more)" in rules_brief(Rules.preset("sixty-six"))
+    True
+    """
+    ranks = [r for r in reversed(Rank) if rules.sixty_six or r is not Rank.NINE]
+    values = ", ".join(f"{'10' if r is Rank.TEN else r.letter} {r.points}" for r in ranks)
+    pack = sum(r.points for r in ranks) * 4
+    win = "(they count at once)" if rules.auto_claim else "(claim them with g)"
+    last = f" (it counts {LAST_TRICK_POINTS} more)" if rules.sixty_six else ""
+    when = "after you have won a trick" if rules.marriage_needs_trick else "as you lead"
+    counted = ("once you win a trick after it" if rules.marriage_scoring == "next_trick"
+               else "at once" if rules.marriage_needs_trick else "once you have won a trick")
+    close = " or closed (c)" if rules.allow_close else ""
+    half, one, two, three = HALF_POINTS, game_point_table(1, HALF_POINTS), game_point_table(1, 0), \
+        game_point_table(0, 0)
+    return "\n".join([
+        f"Win the deal: reach {WIN_POINTS} points {win}, or take the last trick{last}.",
+        f"Card points: {values}: {pack} in the pack.",
+        f"Marriage: holding a suit's king and queen, show them {when} and lead one: {MARRIAGE_POINTS}, in "
+        f"trumps {TRUMP_MARRIAGE_POINTS}, counted {counted}.",
+        f"While the talon is open any card may follow; once it is used up{close} you must follow suit, "
+        "take the trick if you can, and trump if you cannot follow.",
+        f"A deal is worth {one} game point, {two} if the loser has under {half}, {three} if the loser took "
+        f"no trick. The first to {TARGET} game points wins the Bummerl.",
+        "The whole rules: bummerl serve, then its page /rules.",
+    ])
+
+
 class KeysScreen(Dialog[None]):
-    """Every key of the game (key ``h`` or F1)."""
+    """Every key of the game, and the rules in brief (key ``h`` or F1)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,h,f1", "close", "close", key_display="Esc"),
@@ -257,7 +298,10 @@ class KeysScreen(Dialog[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="keys"):
             yield Label("Keys", classes="title")
-            yield Static(keys_text(self.rules))
+            with VerticalScroll(classes="sheet"):
+                yield Static(keys_text(self.rules))
+                yield Label("The rules in brief", classes="title")
+                yield Static(rules_brief(self.rules))
             yield Label("Esc: back to the game", classes="hint")
 
     def action_close(self) -> None:
