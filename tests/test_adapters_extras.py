@@ -8,6 +8,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+from bummerl.errors import install_hint
+
 PYPROJECT = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text("utf-8"))
 HEAVY = ("numpy", "gymnasium", "pettingzoo", "open-spiel", "ray")
 
@@ -43,5 +45,5 @@ def test_an_adapter_without_its_library_says_which_extra_to_install() -> None:
                 f"try:\n    import bummerl.adapters.{module}\nexcept ImportError as e:\n    print(e)")
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
         said = (f"{library} is not installed: the research adapters need the rl extra: "
-                "pip install 'bummerl[rl]'")
+                f"{install_hint('rl')}")  # in this checkout: pip install -e '.[rl]' in the checkout
         assert done.stdout.strip() == said, (module, done.stdout, done.stderr)

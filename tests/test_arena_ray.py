@@ -6,6 +6,7 @@ One small test on a local Ray of 2 CPUs (Ray takes seconds to start); skipped wh
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 from bummerl import Rules
 from bummerl.arena import ArenaConfig, ArenaError, cluster, run_arena, to_json
 from bummerl.arena.tournament import tournament
+from bummerl.errors import install_hint
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "random_bot.py"
 
@@ -53,7 +55,7 @@ def _fields(config: ArenaConfig) -> dict[str, Any]:
 
 def test_without_ray_the_arena_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cluster, "ray_available", lambda: False)
-    with pytest.raises(ArenaError, match=r"--ray needs Ray: pip install 'bummerl\[cluster\]'"):
+    with pytest.raises(ArenaError, match=re.escape(f"--ray needs Ray: {install_hint('cluster')}")):
         run_arena(ArenaConfig(("random", "random"), Rules.preset("standard"), deals=2, ray="local"))
 
 

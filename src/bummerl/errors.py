@@ -13,7 +13,7 @@ CardParseError True
 
 from __future__ import annotations
 
-__all__ = ["BummerlError", "quote"]
+__all__ = ["BummerlError", "install_hint", "quote"]
 
 #: The most characters of a bad value an error message quotes.
 QUOTE_LIMIT = 80
@@ -37,3 +37,18 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
         return text
     end = text[0] if text[0] in "'\"" and isinstance(value, str) else ""
     return text[: limit - 3 - len(end)] + "..." + end
+
+
+def install_hint(extra: str) -> str:
+    """How to install an extra, as this bummerl was installed: from a checkout (``pip install -e .``) the
+    package index's ``bummerl[extra]`` would be another copy, so the checkout's command comes first.
+
+    >>> install_hint("rl") in ("pip install 'bummerl[rl]'", "pip install -e '.[rl]' in the checkout")
+    True
+    """
+    from pathlib import Path
+
+    checkout = Path(__file__).resolve().parents[2]
+    if (checkout / "pyproject.toml").is_file() and (checkout / "src" / "bummerl").is_dir():
+        return f"pip install -e '.[{extra}]' in the checkout"
+    return f"pip install 'bummerl[{extra}]'"

@@ -11,13 +11,15 @@ Importing this package imports none of them; each module imports its library whe
 
 from __future__ import annotations
 
+from bummerl.errors import install_hint
+
 
 def rl_missing(err: ImportError) -> ImportError:
     """The one-line error for an adapter whose library is not installed (the ``rl`` extra).
 
-    >>> str(rl_missing(ModuleNotFoundError("No module named 'pyspiel'", name="pyspiel")))
-    "pyspiel is not installed: the research adapters need the rl extra: pip install 'bummerl[rl]'"
+    >>> str(rl_missing(ModuleNotFoundError("No module named 'pyspiel'", name="pyspiel")))[:66]
+    'pyspiel is not installed: the research adapters need the rl extra:'
     """
     return ImportError(f"{err.name or err} is not installed: the research adapters need the rl extra: "
-                       "pip install 'bummerl[rl]'")
+                       f"{install_hint('rl')}")
 

@@ -18,7 +18,7 @@ from collections.abc import Generator, Iterator
 from typing import Any
 
 from bummerl.arena.match import ChunkResult, Task, play_chunk
-from bummerl.errors import BummerlError
+from bummerl.errors import BummerlError, install_hint
 
 __all__ = ["ClusterError", "ray_available", "ray_results"]
 
@@ -42,7 +42,7 @@ def ray_available() -> bool:
 def _connect(address: str, workers: int) -> tuple[Any, bool]:
     """The ``ray`` module, connected; and whether Ray was started here (and so is to be shut down)."""
     if not ray_available():
-        raise ClusterError("--ray needs Ray: pip install 'bummerl[cluster]'")
+        raise ClusterError(f"--ray needs Ray: {install_hint('cluster')}")
     import ray
 
     if ray.is_initialized():

@@ -47,7 +47,7 @@ from bummerl.arena.seeds import fresh_root
 from bummerl.arena.timing import merge
 from bummerl.bots.external import MOST_TIMEOUT
 from bummerl.bots.registry import UnknownBotError, is_outside, make_bot
-from bummerl.errors import BummerlError
+from bummerl.errors import BummerlError, install_hint
 from bummerl.rules import Rules
 
 __all__ = ["ArenaBroken", "ArenaConfig", "ArenaError", "ArenaInterrupted", "add_chunk", "chunks", "run_arena"]
@@ -151,7 +151,7 @@ def _check(config: ArenaConfig) -> tuple[tuple[str, ...], tuple[str, ...]]:
         from bummerl.arena.cluster import ray_available
 
         if not ray_available():
-            raise ArenaError("--ray needs Ray: pip install 'bummerl[cluster]'")
+            raise ArenaError(f"--ray needs Ray: {install_hint('cluster')}")
     labels = labels_for(config.bots)
     if config.anchor is not None and config.anchor not in labels + config.bots:
         raise ArenaError(f"anchor {config.anchor!r} is not one of the bots ({', '.join(labels)})")
