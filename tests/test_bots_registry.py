@@ -174,3 +174,12 @@ def test_options_work_when_another_parameter_is_typed_with_a_name_imported_for_t
             make_bot("optbot:model=1")
     finally:
         unregister("optbot")
+
+
+def test_an_unknown_bot_lists_the_bots_a_player_may_pick_as_list_does() -> None:
+    # A newcomer's audit: a typo listed the research bots and the cheater, which --list leaves out
+    with pytest.raises(UnknownBotError) as refused:
+        make_bot("randon")
+    said = str(refused.value)
+    assert all(name in said for name in bot_names(public_only=True))
+    assert "cheater" not in said and "expert-v1" not in said and "bummerl arena --list --all" in said

@@ -175,9 +175,11 @@ def make_bot(name: str, seed: int | None = None, *, timeout: float | None = None
     key, _, options = (part.strip() for part in spec.partition(":"))
     entry = _REGISTRY.get(key.lower())
     if entry is None:
-        known = ", ".join(bot_names()) or "none"
+        known = ", ".join(bot_names(public_only=True)) or "none"  # as --list shows them
+        others = len(bot_names()) - len(bot_names(public_only=True))
+        more = f"; {others} research bots: bummerl arena --list --all" if others else ""
         raise UnknownBotError(
-            f"unknown bot {key!r} (known bots: {known}; or {CMD_PREFIX}COMMAND for an outside program)"
+            f"unknown bot {key!r} (known bots: {known}{more}; or {CMD_PREFIX}COMMAND for an outside program)"
         )
     bot = entry.make(seed, parse_options(options))
     if not callable(getattr(bot, "choose", None)):
