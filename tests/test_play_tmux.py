@@ -89,6 +89,13 @@ def test_play_a_card_quit_and_resume_in_a_real_terminal(terminal: Terminal, tmp_
     terminal.keys("again", "q")
     terminal.wait_for("again", "Game saved")
 
+    # A plain `bummerl play` starts a new game and says where the unfinished one is (a newcomer's audit:
+    # six 7:7 games piled up, nothing on start-up mentioned them).
+    terminal.start("new", f"{BUMMERL} play --delay 0 --level easy")
+    terminal.wait_for("new", "Unfinished games", "you have 1 unfinished game: bummerl play --resume")
+    terminal.keys("new", "q")
+    terminal.wait_for("new", "Game saved")
+
     stats = subprocess.run([sys.executable, "-c", "from bummerl.cli import main; main()", "stats"],
                            capture_output=True, text=True, timeout=60,
                            env={**os.environ, "BUMMERL_HOME": str(tmp_path), "COLUMNS": "120"})

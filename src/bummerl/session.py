@@ -76,8 +76,9 @@ class PlaySession:
         self.table = table
         self.store = store
         self._owns_store = owns_store
-        #: A remark for the player at the start (e.g. about the options a resumed game keeps).
+        #: A remark for the player at the start (e.g. about the options a resumed game keeps), and its title.
         self.note = ""
+        self.note_title = "Resumed game"
         #: Why the last save failed (None when every action so far is stored).
         self.save_error: str | None = None
 

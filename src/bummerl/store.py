@@ -874,6 +874,14 @@ class GameStore:
                              "ORDER BY updated DESC, rowid DESC LIMIT 1", tuple(others)).fetchone()
         return None if row is None else self.load(row[0])
 
+    def unfinished(self, levels: Sequence[str] = COMPUTER_LEVELS) -> int:
+        """How many games of these levels are still being played (default: those against the computer)."""
+        marks = ", ".join("?" for _ in levels) or "''"
+        with self._reading() as db:
+            row = db.execute(f"SELECT COUNT(*) FROM games WHERE state = 'playing' AND level IN ({marks})",
+                             tuple(levels)).fetchone()
+        return int(row[0])
+
     def stats(self) -> Stats:
         """Totals of your games against the computer, per level and per rules (preset and overrides)."""
         out = Stats()

@@ -175,12 +175,17 @@ def play(
                 fail(_NO_TERMINAL)
             store.remember({"level": chosen_level, "rules": chosen_rules.to_json(), "cards": chosen_cards,
                             "confirm": ask})
+            waiting = store.unfinished()
             first = {"me": 0, "computer": 1, "random": None}[dealer or "random"]
             session = PlaySession.new(
                 chosen_rules, level=chosen_level, seed=secrets.randbits(63) if seed is None else seed,
                 first_dealer=first, cards="german" if chosen_cards == "german" else "french", decks=decks,
                 store=store, lease=_OWNER,
             )
+            if waiting:  # a plain `bummerl play` starts a new game: say where the others are
+                session.note_title = "Unfinished games"
+                session.note = (f"you have {waiting} unfinished game{'s' if waiting > 1 else ''}: "
+                                "bummerl play --resume continues the last one, bummerl games lists them")
             _run(lambda: session, store, session.id, ask=ask, delay=delay, samples=samples,
                  review_samples=review_samples)
     except BummerlError as err:

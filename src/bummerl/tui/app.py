@@ -185,9 +185,10 @@ class BummerlApp(App[None]):
         self.bot_pending = False
         self._summary_for = 0
         self._note_at = len(table.events)
-        if self.session.note:  # e.g. options given with --resume that the resumed game ignores
-            self.call_after_refresh(self.notify, self.session.note, title="Resumed game", severity="warning",
-                                    timeout=8)
+        if self.session.note:  # options given with --resume that the resumed game ignores; unfinished games
+            resumed = self.session.note_title == "Resumed game"
+            self.call_after_refresh(self.notify, self.session.note, title=self.session.note_title,
+                                    severity="warning" if resumed else "information", timeout=8)
         self.after_change()
 
     # ------------------------------------------------------------------ drawing
