@@ -222,4 +222,10 @@ def _show_game(console: Console, record: GameRecord, replayed: DealReplay | Game
 
 
 def _score(score: tuple[int, int]) -> str:
-    return f"{score[0]} : {score[1]}"
+    """Game points still needed, as every other screen shows them: a winner who went past 0 needs 0
+    (the record keeps the count itself: ``6 : -2`` in JSON).
+
+    >>> _score((6, -2))
+    '6 : 0'
+    """
+    return f"{max(score[0], 0)} : {max(score[1], 0)}"
