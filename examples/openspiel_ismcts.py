@@ -16,9 +16,14 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
+from bummerl.adapters import rl_missing
+
+try:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+except ImportError as missing:  # the base install: say which extra, not a traceback
+    raise SystemExit(str(rl_missing(missing))) from None
 
 from bummerl.adapters.openspiel import GAME_NAME, play_deal
 from bummerl.bots import make_bot

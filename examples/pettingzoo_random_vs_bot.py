@@ -13,7 +13,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-import numpy as np
+from bummerl.adapters import rl_missing
+
+try:
+    import numpy as np
+except ImportError as missing:  # the base install: say which extra, not a traceback
+    raise SystemExit(str(rl_missing(missing))) from None
 
 from bummerl.adapters.encoding import action_index
 from bummerl.adapters.pettingzoo import DealEnv, bummerl_env, deal_env
