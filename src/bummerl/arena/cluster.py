@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import os
 from collections.abc import Generator, Iterator
 from typing import Any
 
@@ -69,8 +70,6 @@ def _auth_hint(address: str) -> str:
     >>> _auth_hint("local")
     ''
     """
-    import os
-
     if address in ("local", "auto") or os.environ.get("RAY_AUTH_MODE", "") == "token":
         return ""  # (auto finds this machine's cluster, whose token Ray reads itself)
     return (" (a cluster with token authentication, the default of `ray start` since Ray 2.59, also needs "
@@ -121,8 +120,6 @@ def _speaks_grpc(connection: Any) -> bool:
     """Whether what answers on ``connection`` speaks HTTP/2, as every Ray port an address may name does
     (an HTTP/1 server, a database, a port that accepts and says nothing do not). With Ray's TLS on
     (``RAY_USE_TLS``) nothing is asked: the answer would be TLS's."""
-    import os
-
     if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
         return True
     try:

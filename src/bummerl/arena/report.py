@@ -172,15 +172,21 @@ def _table(title: str, compact: bool = False) -> Table:
                  show_edge=not compact)
 
 
+def _add_columns(table: Table, headings: tuple[str, ...], faults: bool) -> None:
+    """The headings as columns, the bots' names left and the numbers right; the faults column only when
+    ``faults`` (a compact table leaves it out while no bot has a fault)."""
+    for name in headings:
+        if name != "faults" or faults:
+            table.add_column(name, justify="left" if name.startswith("bot") else "right")
+
+
 def _pairing_table(p: PairingSummary, title: str, compact: bool) -> Table:
     table = _table(title, compact)
     names = (("bot", "won", "deal share", "pts/deal", "net/deal", "Bummerls", "faults", "med/p95") if compact
              else ("bot", "deals won", "share [95% CI]", "game pts/deal", "net/deal", "Bummerls", "faults",
                    "time med/p95"))
     faults = not compact or any(line.faults for line in p.lines)
-    for name in names:
-        if name != "faults" or faults:
-            table.add_column(name, justify="left" if name == "bot" else "right")
+    _add_columns(table, names, faults)
     for line in p.lines:
         shown = compact or math.isnan(line.bummerl_share.value)
         bshare = "" if shown else f" ({100 * line.bummerl_share.value:.0f}%)"
@@ -197,8 +203,7 @@ def _round_robin_tables(result: ArenaResult, compact: bool) -> list[Table]:
     pairs = _table("pairings (seen from bot A)", compact)
     names = (("bot A", "bot B", "A's deal share", "A's net/deal", "Bummerls", "faults") if compact
              else ("bot A", "bot B", "A's deal share [95% CI]", "A's net/deal", "Bummerls A-B", "faults A/B"))
-    for name in names:
-        pairs.add_column(name, justify="left" if name.startswith("bot") else "right")
+    _add_columns(pairs, names, faults=True)
     for p in result.pairings:
         a, b = p.lines
         pairs.add_row(a.label, b.label, _share(a.won_share, compact), _mean(a.net_per_deal, True, compact),
@@ -211,9 +216,7 @@ def _round_robin_tables(result: ArenaResult, compact: bool) -> list[Table]:
                 else ("#", "bot", "rating", "deal share [95% CI]", "game pts/deal", "Bummerls won", "faults",
                       "time med/p95"))
     faults = not compact or any(standing.faults for standing in result.standings)
-    for name in headings:
-        if name != "faults" or faults:
-            stand.add_column(name, justify="left" if name == "bot" else "right")
+    _add_columns(stand, headings, faults)
     for rank, s in enumerate(result.standings, 1):
         stand.add_row(str(rank), s.label, rating_text(s.rating), _share(s.won_share, compact),
                       _mean(s.points_per_deal, compact=compact), f"{s.bummerls_won}/{s.bummerls}",

@@ -327,6 +327,11 @@ def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None
     waiting: dict[tuple[int, int], ChunkResult] = {}  # finished out of order, until their turn
     next_chunk = [0] * len(records)
     started = time.perf_counter()
+
+    def _so_far() -> ArenaResult:
+        """The deals finished when the run stopped early."""
+        return _result(config, labels, seeing, root, records, time.perf_counter() - started, complete=False)
+
     results = _results(config, chunks(config, root))
     try:
         for task, result in results:
@@ -340,13 +345,9 @@ def run_arena(config: ArenaConfig, progress: Callable[[int], None] | None = None
     except ClusterError as err:
         raise ArenaError(str(err)) from None
     except KeyboardInterrupt:
-        seconds = time.perf_counter() - started
-        partial = _result(config, labels, seeing, root, records, seconds, complete=False)
-        raise ArenaInterrupted(partial) from None
+        raise ArenaInterrupted(_so_far()) from None
     except Exception as err:  # what a chunk could not survive: the results so far are kept, and why
-        seconds = time.perf_counter() - started
-        partial = _result(config, labels, seeing, root, records, seconds, complete=False)
-        raise ArenaBroken(_broken(err), partial) from None
+        raise ArenaBroken(_broken(err), _so_far()) from None
     finally:
         # Stop the workers now, also when Ctrl-C came while this frame (not the backend) was running, e.g.
         # drawing the progress bar: left to the garbage collector, idle workers kept the pool's manager

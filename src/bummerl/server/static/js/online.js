@@ -87,13 +87,8 @@ async function showMe() {
 
 /** A read-only field holding ``link`` and a Copy button. */
 function copyable(link) {
-  const field = document.createElement("input");
-  Object.assign(field, { readOnly: true, value: link, size: 40 });
-  field.setAttribute("aria-label", "The invitation link to send your friend");
-  const copy = document.createElement("button");
-  Object.assign(copy, { type: "button", textContent: "Copy" });
-  copy.dataset.action = "copy-invite";
-  copy.addEventListener("click", () => copyField(field, copy));
+  const field = h("input", { readonly: true, value: link, size: "40", "aria-label": "The invitation link to send your friend" });
+  const copy = h("button", { type: "button", "data-action": "copy-invite", onclick: () => copyField(field, copy) }, "Copy");
   return [field, " ", copy];
 }
 
