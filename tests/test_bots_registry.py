@@ -14,6 +14,7 @@ from bummerl.bots import registry
 from bummerl.bots.external import ExternalBot
 from bummerl.bots.random_bot import RandomBot
 from bummerl.bots.registry import UnknownBotError, bot_names, describe_bots, make_bot, register, unregister
+from bummerl.errors import BummerlError
 
 
 @pytest.fixture(autouse=True)
@@ -183,3 +184,24 @@ def test_an_unknown_bot_lists_the_bots_a_player_may_pick_as_list_does() -> None:
     said = str(refused.value)
     assert all(name in said for name in bot_names(public_only=True))
     assert "cheater" not in said and "expert-v1" not in said and "bummerl arena --list --all" in said
+
+
+@pytest.mark.parametrize(("spec", "words"), [
+    ("expert-model:orders=0", "orders must be at least 1, not 0"),
+    ("expert-model:temper=-2", "temper must be at least 0, not -2"),
+    ("expert-alphamu:depth=0", "depth must be at least 1, not 0"),
+    ("expert-alphamu:max_solves=-5", "max_solves must be at least 1, not -5"),
+    ("expert-alphamu:lookahead=-1", "lookahead must be at least 0, not -1"),
+])
+def test_a_research_bots_option_out_of_range_is_refused_in_one_line(spec: str, words: str) -> None:
+    with pytest.raises(BummerlError, match=words):
+        make_bot(spec, 1)
+
+
+def test_pimc_needs_at_least_one_world() -> None:
+    from bummerl.bots.pimc import PimcBot
+
+    with pytest.raises(BummerlError, match="samples must be at least 1, not 0"):
+        PimcBot(1, samples=0)
+    with pytest.raises(BummerlError, match="early_samples must be at least 1, not -3"):
+        PimcBot(1, early_samples=-3)

@@ -13,7 +13,7 @@ CardParseError True
 
 from __future__ import annotations
 
-__all__ = ["BummerlError", "install_hint", "quote"]
+__all__ = ["BummerlError", "install_hint", "quote", "require_at_least"]
 
 #: The most characters of a bad value an error message quotes.
 QUOTE_LIMIT = 80
@@ -37,6 +37,18 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
         return text
     end = text[0] if text[0] in "'\"" and isinstance(value, str) else ""
     return text[: limit - 3 - len(end)] + "..." + end
+
+
+def require_at_least(name: str, value: float, low: float) -> None:
+    """Refuse a bot's (or any) numeric option below ``low``, in one line.
+
+    >>> require_at_least("samples", 0, 1)
+    Traceback (most recent call last):
+    ...
+    bummerl.errors.BummerlError: samples must be at least 1, not 0
+    """
+    if not value >= low:
+        raise BummerlError(f"{name} must be at least {low:g}, not {value:g}")
 
 
 def install_hint(extra: str) -> str:

@@ -67,6 +67,7 @@ from bummerl.bots.expert import ExpertBot
 from bummerl.bots.inference import world_tilt
 from bummerl.bots.pimc import EARLY_CARDS, action_values, cards_left
 from bummerl.engine import Deal
+from bummerl.errors import require_at_least
 from bummerl.view import View
 
 __all__ = ["FULL_DEPTH", "MAX_SOLVES", "AlphaMuExpert", "Budget", "infoset_values", "solve_cost"]
@@ -285,6 +286,9 @@ class AlphaMuExpert(ExpertBot):
     ) -> None:
         super().__init__(seed, samples, early_samples, infer=infer, close_bias=close_bias,
                          lookahead=lookahead, look_from=look_from, sixty_six_early=sixty_six_early, name=name)
+        require_at_least("open_talon", open_talon, 0)
+        require_at_least("depth", depth, 1)
+        require_at_least("max_solves", max_solves, 1)
         self._solve = values
         self._memo: dict[tuple[object, ...], dict[Action, int]] = {}
         self.values = self._memo_values

@@ -65,6 +65,7 @@ from bummerl.actions import Action
 from bummerl.bots.inference import world_tilt
 from bummerl.bots.pimc import EARLY_CARDS, PimcBot, action_values, cards_left, decision_seed
 from bummerl.engine import Deal
+from bummerl.errors import require_at_least
 from bummerl.match_equity import outcome_values
 from bummerl.view import View
 
@@ -176,6 +177,9 @@ class ExpertBot(PimcBot):
     ) -> None:
         super().__init__(seed, samples, early_samples, bummerl=bummerl, infer=infer, read_leads=read_leads,
                          name=name, values=values)
+        for option, value in (("pv_worlds", pv_worlds), ("pv_max_talon", pv_max_talon),
+                              ("lookahead", lookahead), ("look_from", look_from)):
+            require_at_least(option, value, 0)
         self.fusion = ALL_FUSION_KINDS if fusion is True else frozenset(fusion or ())
         self.close_bias = close_bias
         self.pv_worlds = pv_worlds

@@ -71,7 +71,7 @@ from bummerl.bots.expert import ExpertBot
 from bummerl.bots.pimc import decision_seed
 from bummerl.cards import CARDS, PACK_MASKS, POINTS, SUIT_MASKS, SUITS, card_points, cards_in
 from bummerl.engine import HIGHER, Deal, PositionError, Setup
-from bummerl.errors import BummerlError
+from bummerl.errors import BummerlError, require_at_least
 from bummerl.jsonio import loads
 from bummerl.rules import Rules
 from bummerl.scoring import marriage_points
@@ -505,6 +505,8 @@ class ModelExpert(ExpertBot):
                    "pv_worlds": 0, "pv_max_talon": 4, "read_leads": False, "lookahead": 200, "look_from": 18,
                    "sixty_six_early": None, **options}
         super().__init__(seed, samples, early_samples, name=name, **options)
+        require_at_least("temper", temper, 0)
+        require_at_least("orders", orders, 1)
         self.temper = temper
         self.orders = orders
         self.model = model if model is not None else default_model()

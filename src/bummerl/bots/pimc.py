@@ -30,6 +30,7 @@ from bummerl.actions import CLAIM, Action
 from bummerl.bots.base import forced_action
 from bummerl.bots.heuristic import HeuristicBot
 from bummerl.engine import Deal
+from bummerl.errors import require_at_least
 from bummerl.match_equity import outcome_values
 from bummerl.view import View
 
@@ -128,6 +129,9 @@ class PimcBot:
         name: str = "pimc",
         values: Callable[[Deal], dict[Action, int]] = action_values,
     ) -> None:
+        require_at_least("samples", samples, 1)
+        if early_samples is not None:
+            require_at_least("early_samples", early_samples, 1)
         self.seed = seed if seed is not None else Random().getrandbits(62)
         self.samples = samples
         self.early_samples = min(samples, EARLY_SAMPLES) if early_samples is None else early_samples
