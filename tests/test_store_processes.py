@@ -145,6 +145,11 @@ def test_the_cli_module_runs(home: Path) -> None:
     assert done.returncode == 0 and done.stdout.startswith("bummerl ")
 
 
+def busy(game: str) -> str:
+    """What the terminal says of a game another terminal holds."""
+    return f"error: game {game} is open in another window (bummerl play): close it there first\n"
+
+
 def test_a_second_process_cannot_play_a_game_another_holds(home: Path) -> None:
     game = stored_game(home)
     holder = subprocess.Popen([sys.executable, "-c", HOLD, str(home), game], env=env(home), text=True,
@@ -154,7 +159,7 @@ def test_a_second_process_cannot_play_a_game_another_holds(home: Path) -> None:
         for args in (("play", "--resume"), ("play", "--resume", game[:5]), ("games", "delete", game)):
             second = bummerl(home, *args)
             assert second.returncode == 2, args
-            assert second.stderr == "error: this game is open in another window\n", args
+            assert second.stderr == busy(game), args
         assert holder.stdin is not None
         holder.stdin.write("\n")
         holder.stdin.flush()
@@ -196,7 +201,8 @@ def test_two_real_terminal_games_on_one_game(home: Path) -> None:
             assert time.monotonic() < deadline, "the first game never took its lease"
             time.sleep(0.1)
         second = bummerl(home, "play", "--resume", game)
-        assert second.returncode == 2 and second.stderr == "error: this game is open in another window\n"
+        assert second.returncode == 2
+        assert second.stderr == busy(game)
         os.write(master, b"q")
         quit_by_key = drain(master, first, 30)
         if quit_by_key:  # q quit it: it released its lease and said where the game is

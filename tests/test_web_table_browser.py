@@ -115,7 +115,8 @@ def test_a_game_open_in_another_window_says_so_and_is_tried_again_slowly(page: A
             page.goto(seat["url"])
             status = page.locator("#status")
             expect(status).to_have_text(
-                "This game cannot be opened now: this game is open in another window. Try again")
+                f"This game cannot be opened now: game {terminal.id} is open in another window "
+                "(bummerl play): close it there first. Try again")
             expect(page.locator("#game")).to_have_attribute("data-connected", "refused")
             time.sleep(2)  # the page tried again within 0.3-0.6 s, for ever
             assert sockets(page) == [4409]

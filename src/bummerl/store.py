@@ -184,7 +184,21 @@ class GameDamaged(StoreError):
 
 
 class GameBusy(StoreError):
-    """Another live process (or another owner in this one) plays this game."""
+    """Another live process (or another owner in this one) plays this game.
+
+    >>> print(GameBusy.of("3f2a9c01b2d4", "web"))
+    game 3f2a9c01b2d4 is open in another window (bummerl serve): close it there first
+    """
+
+    #: Who may hold a game, in words: a lease's owner (the terminal's and the web server's).
+    HOLDERS = {"terminal": "bummerl play", "web": "bummerl serve"}
+
+    @classmethod
+    def of(cls, game_id: str | None, owner: object) -> GameBusy:
+        """The error for a game ``owner`` holds (``game_id`` None: one of several being saved)."""
+        holder = cls.HOLDERS.get(owner) if isinstance(owner, str) else None
+        what = "a game being saved" if game_id is None else f"game {shown_id(game_id)}"
+        return cls(f"{what} is open in another window{f' ({holder})' if holder else ''}: close it there first")
 
 
 class GameNotFound(StoreError):
@@ -717,7 +731,7 @@ class GameStore:
                 f"AND NOT (pid = ? AND host = ?)), (SELECT COUNT(*) FROM games WHERE id IN ({marks}))",
                 (*ids, *here, *ids)).fetchone()
             if held:
-                raise GameBusy("a game is open in another window")
+                raise GameBusy.of(None, None)
             if known != len(set(ids)):
                 raise GameNotFound("a game being saved is not stored")
             for table, rows in (("deals", [(p.game_id, *d) for p in parts for d in p.deals]),
@@ -899,7 +913,7 @@ class GameStore:
     def lease(self, game_id: str, owner: str) -> Iterator[None]:
         """Hold a game for ``owner`` in this process while the block runs.
 
-        Raises :class:`GameBusy` ("this game is open in another window") when another live process, or
+        Raises :class:`GameBusy` ("game ... is open in another window") when another live process, or
         another owner in this one, holds it. A lease left by a process that has ended is taken over.
         """
         self._acquire(game_id, owner)
@@ -921,7 +935,7 @@ class GameStore:
         row = db.execute("SELECT owner, pid, host, started, since FROM leases WHERE game_id = ?",
                          (game_id,)).fetchone()
         if row is not None and tuple(row[:3]) != me and _alive(*row[1:]):
-            raise GameBusy("this game is open in another window")
+            raise GameBusy.of(game_id, row[0])
         db.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?, ?)",
                    (game_id, owner, me[1], me[2], _process_start(me[1]), _now()))
         self._held[game_id] = owner
@@ -940,7 +954,7 @@ class GameStore:
             return
         if (row[1] == os.getpid() and row[2] == socket.gethostname()) or not _alive(*row[1:]):
             return  # this process holds it (for one of its owners), or the holder has ended
-        raise GameBusy("this game is open in another window")
+        raise GameBusy.of(game_id, row[0])
 
     def holder(self, game_id: str) -> int | None:
         """The pid of the live process holding the game, if any."""
