@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -506,6 +507,39 @@ def test_serve_on_every_address_prints_the_one_friends_reach(tmp_path: Path,
     assert result.exit_code == 0, result.output
     assert f"serving the web game at http://10.9.8.7:{port}/" in result.output
     assert f"Friends on your network open http://10.9.8.7:{port}/friend" in result.output
+
+
+def test_serve_open_says_so_when_there_is_no_browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # On a machine without a browser --open did nothing and said nothing.
+    import socket
+    import threading
+    import webbrowser
+
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from bummerl.cli import app
+
+    asked = threading.Event()
+
+    def no_browser(url: str) -> bool:
+        asked.set()
+        return False
+
+    def run(self: uvicorn.Server) -> None:
+        self.started = True  # as if it had served until the browser was asked, and been stopped
+        assert asked.wait(10)
+        time.sleep(0.5)  # the opener's line follows at once
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr(webbrowser, "open", no_browser)
+    monkeypatch.setenv("BUMMERL_HOME", str(tmp_path))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = CliRunner().invoke(app, ["serve", "--open", "--port", str(port)])
+    assert result.exit_code == 0, result.output
+    assert f"--open: no web browser found here; open http://127.0.0.1:{port}/ yourself" in result.stderr
 
 
 # ----------------------------------------------------------------------------- saving fails

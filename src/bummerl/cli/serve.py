@@ -121,8 +121,8 @@ def serve(
         def open_when_up() -> None:
             while not server.started and not server.should_exit:
                 threading.Event().wait(0.05)
-            if server.started:
-                webbrowser.open(url)
+            if server.started and not webbrowser.open(url):
+                typer.echo(f"--open: no web browser found here; open {url} yourself", err=True)
         threading.Thread(target=open_when_up, daemon=True).start()
     # uvicorn stops on SIGINT or SIGTERM, then raises the signal again: as KeyboardInterrupt here for both,
     # so that a game left unsaved (said on stderr as the server stopped) can still set the exit status.
