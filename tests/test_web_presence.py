@@ -80,7 +80,7 @@ def test_a_time_control_is_minutes_plus_seconds() -> None:
     assert TimeControl.parse("5+5") == TimeControl(300.0, 5.0)
     assert str(TimeControl.parse(" 1.5 + 0 ")) == "1.5+0"
     assert TimeControl.parse(None) is None and TimeControl.parse("none") is None
-    for bad in ("5", "0+5", "181+0", "5+181", "-1+2", 5, ["5+5"]):
+    for bad in ("5", "0+5", "0.0000001+0", "0.99+30", "181+0", "5+181", "-1+2", 5, ["5+5"]):
         with pytest.raises(BummerlError):
             TimeControl.parse(bad)
 

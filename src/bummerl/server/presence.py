@@ -48,6 +48,9 @@ EndReason = Literal["abandoned", "time"]
 END_REASONS: tuple[EndReason, ...] = ("abandoned", "time")
 #: The longest clock one may choose (minutes) and the largest increment (seconds).
 MOST_MINUTES = 180
+#: The shortest clock: a whole minute, so that the first player to move has time to open the game (a
+#: clock of a few microseconds was lost by whoever took the seat, a rated win for the inviter).
+LEAST_MINUTES = 1
 MOST_INCREMENT = 180
 
 _CONTROL = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*\+\s*(\d+(?:\.\d+)?)\s*$")
@@ -66,6 +69,10 @@ class TimeControl:
 
         >>> TimeControl.parse("3+2"), TimeControl.parse("none")
         (TimeControl(initial=180.0, increment=2.0), None)
+        >>> TimeControl.parse("0.0000001+0")
+        Traceback (most recent call last):
+        ...
+        bummerl.errors.BummerlError: a clock is at least 1 and at most 180 minutes, plus at most 180 seconds
         >>> TimeControl.parse("5 minutes")
         Traceback (most recent call last):
         ...
@@ -78,8 +85,8 @@ class TimeControl:
             shown = repr(value)[:40]
             raise BummerlError(f'a clock is "minutes+seconds" (e.g. "5+5") or "none", not {shown}')
         minutes, increment = float(match[1]), float(match[2])
-        if not 0 < minutes <= MOST_MINUTES or increment > MOST_INCREMENT:
-            raise BummerlError(f"a clock is more than 0 and at most {MOST_MINUTES} minutes, "
+        if not LEAST_MINUTES <= minutes <= MOST_MINUTES or increment > MOST_INCREMENT:
+            raise BummerlError(f"a clock is at least {LEAST_MINUTES} and at most {MOST_MINUTES} minutes, "
                                f"plus at most {MOST_INCREMENT} seconds")
         return cls(minutes * 60, increment)
 
