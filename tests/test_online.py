@@ -304,6 +304,8 @@ def test_the_two_players_chat_in_plain_text_within_limits(client: TestClient) ->
             assert "at most 200" in next_of(b, "error")["reason"]
             b.send_json({"type": "chat", "text": "   "})
             assert "empty" in next_of(b, "error")["reason"]
+            b.send_bytes(b'{"type": "chat", "text": "hi"}')  # (it was told "message is not JSON")
+            assert next_of(b, "error")["reason"].startswith("a chat message is a text frame")
             started = time.monotonic()
             for i in range(100):
                 b.send_json({"type": "chat", "text": f"spam {i}"})

@@ -208,9 +208,28 @@ def test_a_hostile_json_body_gets_one_clear_400_on_every_route(client: TestClien
     made = invite(client, ann)
     for path in ("/api/games", "/api/players", "/api/friends", f"/api/games/{made['id']}/claim"):
         answer = client.post(path, content=body, headers={**key(ann), "Content-Type": "application/json"})
-        assert answer.status_code == (409 if path.endswith("claim") else 400), (path, answer.text)
+        assert answer.status_code == 400, (path, answer.text)
         error = answer.json()["error"]
         assert error.startswith("the body is not JSON") and "\n" not in error and len(error) < 200
+
+
+def test_a_request_a_proxy_relayed_is_not_this_computers_own(tmp_path: Path) -> None:
+    # Attacker audit: behind a proxy that names its client only in X-Real-IP (or not at all), every request
+    # came from loopback and listed (and resumed) every game against the computer.
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:
+        made = new_game(client)
+        assert client.get("/api/games").json()["games"]
+        for header in ("X-Real-IP", "Forwarded", "X-Forwarded-For", "Via"):
+            relayed = {header: "192.0.2.7"}
+            assert client.get("/api/games", headers=relayed).json()["games"] == [], header
+            answer = client.post(f"/api/games/{made['id']}/resume", headers=relayed)
+            assert answer.status_code == 403 and "token" not in answer.json(), header
+
+
+def test_an_unknown_api_route_or_method_answers_json(client: TestClient) -> None:
+    for answer, status in ((client.get("/api/nothing"), 404), (client.delete("/api/games"), 405)):
+        assert answer.status_code == status and answer.json()["error"] in ("not found", "method not allowed")
+    assert client.get("/nothing").text == "Not Found"  # the pages stay text
 
 
 def test_the_totals_are_for_this_computer_only(tmp_path: Path) -> None:

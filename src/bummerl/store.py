@@ -183,6 +183,10 @@ class GameDamaged(StoreError):
         self.why = why
 
 
+#: Who may hold a game, in words: a lease's owner (the terminal's and the web server's).
+_HOLDERS = {"terminal": "bummerl play", "web": "bummerl serve"}
+
+
 class GameBusy(StoreError):
     """Another live process (or another owner in this one) plays this game.
 
@@ -190,15 +194,13 @@ class GameBusy(StoreError):
     game 3f2a9c01b2d4 is open in another window (bummerl serve): close it there first
     """
 
-    #: Who may hold a game, in words: a lease's owner (the terminal's and the web server's).
-    HOLDERS = {"terminal": "bummerl play", "web": "bummerl serve"}
-
     @classmethod
     def of(cls, game_id: str | None, owner: object) -> GameBusy:
         """The error for a game ``owner`` holds (``game_id`` None: one of several being saved)."""
-        holder = cls.HOLDERS.get(owner) if isinstance(owner, str) else None
+        holder = _HOLDERS.get(owner) if isinstance(owner, str) else None
         what = "a game being saved" if game_id is None else f"game {shown_id(game_id)}"
-        return cls(f"{what} is open in another window{f' ({holder})' if holder else ''}: close it there first")
+        by = f" ({holder})" if holder else ""
+        return cls(f"{what} is open in another window{by}: close it there first")
 
 
 class GameNotFound(StoreError):

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -70,6 +71,8 @@ TRY_AGAIN_LATER = 1013
 
 #: The peer and host names of Starlette's test client, which stands for this computer's browser in tests.
 _TEST_PEER, _TEST_HOST = "testclient", "testserver"
+#: Headers only a proxy adds: a request with any of them was relayed (a browser never sends them itself).
+_RELAYED = ("forwarded", "x-forwarded-for", "x-forwarded-host", "x-real-ip", "via")
 
 
 def _is_loopback(request: Request | WebSocket) -> bool:
@@ -88,10 +91,19 @@ def _is_loopback(request: Request | WebSocket) -> bool:
     (False, False)
     >>> asked("localhost:8000", "null"), asked("localhost:8000", peer="192.0.2.7")
     (False, False)
+
+    A request a proxy relayed is never this computer's own, whatever its address: one that names a client
+    (``X-Real-IP``, ``Forwarded``; ``X-Forwarded-For`` that uvicorn did not trust) or a proxy (``Via``).
+
+    >>> _is_loopback(Request({"type": "http", "client": ("127.0.0.1", 5000),
+    ...                       "headers": [(b"host", b"localhost"), (b"x-real-ip", b"192.0.2.7")]}))
+    False
     """
     peer = request.client.host if request.client else ""
     test = peer == _TEST_PEER
     if not (test or peer == "localhost" or _loopback_name(peer)):
+        return False
+    if any(name in request.headers for name in _RELAYED):
         return False
     host = _host_name(request.headers.get("host", ""))
     origin = request.headers.get("origin")
@@ -375,8 +387,18 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         """A store error no route expected (e.g. a damaged player row read with a key): one line, 409."""
         return _error(str(err), 409)
 
+    async def http_trouble(request: Request, err: Exception) -> Response:
+        """No such route or method: JSON ``{"error"}`` under ``/api/`` as every API answer, else text."""
+        assert isinstance(err, HTTPException)
+        if err.status_code in (204, 304):  # no body (as Starlette's own handler)
+            return Response(status_code=err.status_code, headers=err.headers)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": err.detail.lower()}, status_code=err.status_code,
+                                headers=err.headers)
+        return PlainTextResponse(err.detail, status_code=err.status_code, headers=err.headers)
+
     return Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
-                     exception_handlers={StoreError: store_trouble})
+                     exception_handlers={StoreError: store_trouble, HTTPException: http_trouble})
 
 
 def _rules_markdown() -> str:

@@ -800,6 +800,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
                         send(error_message(f"too many chat messages: at most {limit.burst} at once"))
                     continue
                 try:
+                    if raw.get("text") is None:
+                        raise BummerlError('a chat message is a text frame: {"type": "chat", "text": "..."}')
                     if len(text) > 4 * MAX_CHAT:
                         raise BummerlError(f"a chat message is at most {MAX_CHAT} characters")
                     value = jsonio.loads(text)
@@ -824,6 +826,9 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         game_id = request.path_params["game_id"]
         try:
             body = await _body(request)
+        except BummerlError as err:
+            return _error(str(err))  # a bad request, as on every other route
+        try:
             token = body.get("token")
             seat = (hub().store.seat_for(game_id, token) if isinstance(token, str) and token
                     and online().players.friend_game(game_id=game_id) is not None else None)
