@@ -225,3 +225,40 @@ def test_serve_refuses_a_store_whose_table_of_games_is_damaged_in_one_line(tmp_p
     lines = result.stderr.strip().splitlines()
     said = f"error: the game database {tmp_path / DB_NAME} is damaged"
     assert len(lines) == 1 and lines[0].startswith(said), lines
+
+
+SEATS = "the seats of game {} are damaged"
+
+
+@pytest.mark.parametrize(("sql", "words"), [
+    ("UPDATE web_seats SET seat = 'x' WHERE game_id = :game AND seat = 1", SEATS),
+    ("UPDATE web_seats SET token = 'None' WHERE game_id = :game AND seat = 1", SEATS),
+    ("UPDATE web_clocks SET left0 = 'abc' WHERE game_id = :game", "the clocks of game {} are damaged"),
+    ("UPDATE web_clocks SET left0 = 1e308 * 10 WHERE game_id = :game", "the clocks of game {} are damaged"),
+    ("INSERT INTO web_game_ends VALUES (:game, 7, 'time', 0)", "the end of game {} is damaged"),
+], ids=["seat text", "token None", "clock text", "clock infinite", "winner 7"])
+def test_a_damaged_row_of_the_webs_tables_is_one_409_and_one_error_on_the_socket(
+        tmp_path: Path, sql: str, words: str) -> None:
+    # Attacker audit: such rows gave 500s on join and claim and killed the sockets with ValueError,
+    # IndexError or OverflowError; a NULL token was read as the guessable token "None".
+    with TestClient(create_app(home=tmp_path, workers=0)) as client:
+        ann, bob = register(client, "Ann"), register(client, "Bob")
+        made = invite(client, ann, clock="5+5")
+        join(client, made, bob)
+    with sqlite3.connect(tmp_path / DB_NAME) as db:
+        db.execute("PRAGMA ignore_check_constraints = ON")
+        db.execute(sql, {"game": made["id"]})
+    said = words.format(made["id"])
+    with TestClient(create_app(home=tmp_path, workers=0), raise_server_exceptions=False) as client:
+        joined = client.post(f"/api/friends/{made['invite']}/join", headers=key(ann))
+        assert joined.status_code == 200 or joined.json() == {"error": said}, joined.text  # (no end read)
+        claimed = client.post(f"/api/games/{made['id']}/claim", json={"token": made["token"]})
+        assert claimed.status_code == 409 and claimed.json() == {"error": said}, claimed.text
+        with client.websocket_connect(f"/ws/games/{made['id']}?token={made['token']}") as ws:
+            assert ws.receive_json() == {"type": "error", "reason": said, "answers": None}
+            with pytest.raises(WebSocketDisconnect):
+                ws.receive_json()
+        with (pytest.raises(WebSocketDisconnect),  # the token a NULL was read as opens nothing
+              client.websocket_connect(f"/ws/games/{made['id']}?token=None") as ws):
+            assert ws.receive_json()["type"] == "error"  # (the damage, said to anyone) or refused at once
+            ws.receive_json()

@@ -58,7 +58,7 @@ from bummerl.server.presence import (
 from bummerl.server.protocol import REFUSED, error_message, event_json, read_body, refuse_unavailable
 from bummerl.server.spectators import check_spectators, watch_message
 from bummerl.session import PlaySession
-from bummerl.store import StoreError
+from bummerl.store import StoreError, shown_id
 from bummerl.table import CardStyle, Event, IllegalMove, Seat, Table
 
 __all__ = ["KEY_HEADER", "WAITING_NAME", "FriendTable", "Online", "online_routes", "public_view"]
@@ -602,9 +602,9 @@ class Online:
                         listener.send({"type": "rematch", "by": player.name})
         assert friend.rematch is not None
         new = self.players.friend_game(game_id=friend.rematch)
-        assert new is not None
-        seat = new.seat_of(player.id)
-        assert seat is not None
+        seat = None if new is None else new.seat_of(player.id)
+        if new is None or seat is None:  # (the rematch this code made seats both players)
+            raise StoreError(f"the rematch of game {shown_id(friend.game_id)} is damaged")
         return new, seat, self.hub.store.tokens(new.game_id).get(seat)
 
 

@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from bummerl.errors import BummerlError
 from bummerl.server.web_store import WebStore
-from bummerl.store import StoreError
+from bummerl.store import StoreError, shown_id
 
 __all__ = ["AWAY_AFTER", "END_REASONS", "Clock", "Clocks", "End", "EndReason", "Presence", "TimeControl",
            "TimeStore"]
@@ -48,6 +48,8 @@ EndReason = Literal["abandoned", "time"]
 END_REASONS: tuple[EndReason, ...] = ("abandoned", "time")
 #: The longest clock one may choose (minutes) and the largest increment (seconds).
 MOST_MINUTES = 180
+#: More seconds than any clock or time stamp holds (about 3,000 years): a larger number is damage.
+_MOST_SECONDS = 1e11
 #: The shortest clock: a whole minute, so that the first player to move has time to open the game (a
 #: clock of a few microseconds was lost by whoever took the seat, a rated win for the inviter).
 LEAST_MINUTES = 1
@@ -244,9 +246,14 @@ class TimeStore:
         row = rows[0] if rows else None
         if row is None:
             return None
-        running = row[4] if row[4] in (0, 1) else None
-        return Clocks(TimeControl(float(row[0]), float(row[1])), [float(row[2]), float(row[3])], running,
-                      float(row[5]))
+        initial, increment, left0, left1, running, since = row
+        seconds = (initial, increment, left0, left1, since)
+        if not (all(type(x) in (int, float) and 0 <= x < _MOST_SECONDS for x in seconds)  # (NaN fails too)
+                and 0 < initial <= MOST_MINUTES * 60 and increment <= MOST_INCREMENT
+                and running in (0, 1, None)):
+            raise StoreError(f"the clocks of game {shown_id(game_id)} are damaged")
+        return Clocks(TimeControl(float(initial), float(increment)), [float(left0), float(left1)], running,
+                      float(since))
 
     def save_clocks(self, game_id: str, clocks: Clocks) -> None:
         """Keep the clocks as they are now."""
@@ -258,9 +265,13 @@ class TimeStore:
         """How the game ended away from the table, or None."""
         rows = self.web.query("SELECT winner, reason, at FROM web_game_ends WHERE game_id = ?", (game_id,))
         row = rows[0] if rows else None
-        if row is None or row[1] not in END_REASONS:
+        if row is None:
             return None
-        return End(int(row[0]), row[1], float(row[2]))
+        winner, reason, at = row
+        if not (type(winner) is int and winner in (0, 1) and reason in END_REASONS
+                and type(at) in (int, float) and 0 <= at < _MOST_SECONDS):
+            raise StoreError(f"the end of game {shown_id(game_id)} is damaged")
+        return End(winner, reason, float(at))
 
     def save_end(self, game_id: str, end: End) -> None:
         """Record the end (once: an earlier end stays)."""

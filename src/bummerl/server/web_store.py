@@ -19,6 +19,7 @@ only like the store's); the number applied is kept in the store's settings under
 from __future__ import annotations
 
 import contextlib
+import re
 import secrets
 import sqlite3
 import threading
@@ -28,10 +29,13 @@ from typing import Any
 
 from bummerl.rules import Rules
 from bummerl.session import PlaySession
-from bummerl.store import GameDamaged, GameStore, StoreError, Tally
+from bummerl.store import GameDamaged, GameStore, StoreError, Tally, shown_id
 from bummerl.table import CardStyle
 
 __all__ = ["LEASE_OWNER", "WEB_MIGRATIONS", "WebStore"]
+
+#: A seat token as this server makes them (``secrets.token_urlsafe``): anything else in the table is damage.
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 #: The lease owner name of games the web server is playing.
 LEASE_OWNER = "web"
@@ -249,9 +253,13 @@ class WebStore:
     # ------------------------------------------------------------------ seat tokens
 
     def tokens(self, game_id: str) -> dict[int, str]:
-        """The seat tokens of a game."""
+        """The seat tokens of a game (:class:`~bummerl.store.StoreError` for a damaged row: a seat that is
+        not 0 or 1, a token that is not one this server made, e.g. a NULL read as ``"None"``)."""
         rows = self.query("SELECT seat, token FROM web_seats WHERE game_id = ?", (game_id,))
-        return {int(seat): str(token) for seat, token in rows}
+        if not all(type(seat) is int and seat in (0, 1) and isinstance(token, str) and _TOKEN.fullmatch(token)
+                   for seat, token in rows):
+            raise StoreError(f"the seats of game {shown_id(game_id)} are damaged")
+        return dict(rows)
 
     def set_token(self, game_id: str, seat: int, token: str) -> None:
         """Store a seat's token (replacing an older one)."""
