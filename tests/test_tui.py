@@ -346,3 +346,9 @@ def test_the_keys_dialog_tells_a_newcomer_the_rules_under_the_game_s_own_preset(
     assert ("9 0" in text) == rules.sixty_six and ("counts 10 more" in text) == rules.sixty_six
     assert ("claim them with g" in text) != rules.auto_claim and ("closed (c)" in text) == rules.allow_close
     assert "follow suit" in text and "first to 7 game points" in text
+    # A play-test: Sixty-Six's last trick does not win the deal, and its marriages need the talon open.
+    six = rules.sixty_six
+    assert ("the last trick wins" in text) != six and ("equal points: a draw" in text) == six
+    assert ("only while the talon is open" in text) == six
+    assert ("the closer must reach 66" in text) == rules.allow_close
+    assert ("wrong claim" in text) != rules.auto_claim

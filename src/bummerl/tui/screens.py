@@ -257,31 +257,50 @@ def rules_brief(rules: Rules) -> str:
 
     >>> print(rules_brief(Rules.preset("standard")).splitlines()[1])
     Card points: A 11, 10 10, K 4, Q 3, J 2: 120 in the pack.
-    >>> "last trick (it counts 10 more)" in rules_brief(Rules.preset("sixty-six"))
-    True
+    >>> print(rules_brief(Rules.preset("sixty-six")).splitlines()[0].partition("; ")[2])
+    if nobody does, the last trick counts 10 more and more points win (equal points: a draw).
     """
     ranks = [r for r in reversed(Rank) if rules.sixty_six or r is not Rank.NINE]
     values = ", ".join(f"{'10' if r is Rank.TEN else r.letter} {r.points}" for r in ranks)
     pack = sum(r.points for r in ranks) * 4
     win = "(they count at once)" if rules.auto_claim else "(claim them with g)"
-    last = f" (it counts {LAST_TRICK_POINTS} more)" if rules.sixty_six else ""
+    if rules.sixty_six:
+        end = (f"if nobody does, the last trick counts {LAST_TRICK_POINTS} more and more points win "
+               "(equal points: a draw)")
+    else:
+        end = "if nobody does, the last trick wins"
     when = "after you have won a trick" if rules.marriage_needs_trick else "as you lead"
     counted = ("once you win a trick after it" if rules.marriage_scoring == "next_trick"
                else "at once" if rules.marriage_needs_trick else "once you have won a trick")
+    only_open = ", only while the talon is open" if rules.sixty_six else ""
     close = " or closed (c)" if rules.allow_close else ""
+    low = "nine" if rules.sixty_six else "jack"
+    after_trick = ", once you have won a trick" if rules.exchange_needs_trick else ""
     half, one, two, three = HALF_POINTS, game_point_table(1, HALF_POINTS), game_point_table(1, 0), \
         game_point_table(0, 0)
-    return "\n".join([
-        f"Win the deal: reach {WIN_POINTS} points {win}, or take the last trick{last}.",
+    lines = [
+        f"Win the deal: reach {WIN_POINTS} points {win}; {end}.",
         f"Card points: {values}: {pack} in the pack.",
         f"Marriage: holding a suit's king and queen, show them {when} and lead one: {MARRIAGE_POINTS}, in "
-        f"trumps {TRUMP_MARRIAGE_POINTS}, counted {counted}.",
+        f"trumps {TRUMP_MARRIAGE_POINTS}, counted {counted}{only_open}.",
+        f"Exchange (x): the trump {low} in your hand for the face-up trump card, while the talon is open"
+        f"{after_trick}.",
         f"While the talon is open any card may follow; once it is used up{close} you must follow suit, "
         "take the trick if you can, and trump if you cannot follow.",
+    ]
+    if rules.allow_close:
+        lines.append(f"Closing (c): nobody draws any more, and the closer must reach {WIN_POINTS}, or the "
+                     f"other side scores {two} game points ({three} if it had taken no trick at the close).")
+    if not rules.auto_claim:
+        lines.append(f"A wrong claim gives the other side {two} game points ({three} if it has taken no "
+                     "trick)." if rules.false_claim == "fixed" else
+                     "A wrong claim gives the other side what the claim would have scored.")
+    lines += [
         f"A deal is worth {one} game point, {two} if the loser has under {half}, {three} if the loser took "
         f"no trick. The first to {TARGET} game points wins the Bummerl.",
         "The whole rules: bummerl serve, then its page /rules.",
-    ])
+    ]
+    return "\n".join(lines)
 
 
 class KeysScreen(Dialog[None]):
