@@ -120,6 +120,10 @@ def test_a_game_is_played_stored_and_its_options_remembered(home: Path, terminal
     assert (again.session.level, again.session.table.rules.base, again.session.table.card_style) == (
         "hard", "tompa", "german")
     assert again.options["confirm"] is False
+    # (a play-test: a --no-confirm tried once then closed the talon unasked in every later game, unsaid)
+    assert again.session.note.endswith(  # (after "you have 1 unfinished game: ...")
+        "; claims and closes are not asked first (--no-confirm is remembered; --confirm asks again)")
+    assert "not asked" not in first.session.note  # given this time: nothing to remind of
 
     assert play("--level", "easy", "--rule", "false_claim=mirror", "--confirm").exit_code == 0
     third = terminal.made[-1]
@@ -127,6 +131,7 @@ def test_a_game_is_played_stored_and_its_options_remembered(home: Path, terminal
     assert third.session.table.rules == Rules.preset("tompa").replace(false_claim="mirror")
     assert play().exit_code == 0
     assert terminal.made[-1].session.table.rules == third.session.table.rules  # overrides remembered too
+    assert "not asked" not in terminal.made[-1].session.note  # asking again: nothing to remind of
 
 
 def test_a_remembered_setting_is_checked_and_never_run(home: Path, terminal: type[FakeApp], tmp_path: Path,

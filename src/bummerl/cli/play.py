@@ -125,6 +125,9 @@ def play(
             typer.echo(f"warning: {note}", err=True)
         last = remembered(store)
         ask = confirm if confirm is not None else bool(last.get("confirm", True))
+        # A --no-confirm given once holds for every later game: said at the start of each (play-test).
+        unasked = ("" if ask or confirm is not None else
+                   "claims and closes are not asked first (--no-confirm is remembered; --confirm asks again)")
         if resume:
             given = [name for name, value in (("--level", level), ("--rules", rules), ("--rule", rule),
                                               ("--cards", cards), ("--seed", seed), ("--dealer", dealer),
@@ -151,7 +154,7 @@ def play(
 
             def start() -> PlaySession:  # read again under the lease: the game as it is now
                 session = PlaySession.resume(store.load(game), store)
-                session.note = note
+                session.note = "; ".join(filter(None, (note, unasked)))
                 return session
 
             _run(start, store, game, ask=ask, delay=delay, samples=samples, review_samples=review_samples)
@@ -186,6 +189,9 @@ def play(
                 session.note_title = "Unfinished games"
                 session.note = (f"you have {waiting} unfinished game{'s' if waiting > 1 else ''}: "
                                 "bummerl play --resume continues the last one, bummerl games lists them")
+            if unasked:
+                session.note_title = session.note_title if waiting else "Without confirmations"
+                session.note = "; ".join(filter(None, (session.note, unasked)))
             _run(lambda: session, store, session.id, ask=ask, delay=delay, samples=samples,
                  review_samples=review_samples)
     except BummerlError as err:
