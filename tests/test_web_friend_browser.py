@@ -431,3 +431,22 @@ def test_a_summary_closes_when_the_friend_starts_the_next_deal(browser: Any, tmp
         expect(status).to_have_class(re.compile("error"))
         expect(status).not_to_have_class(re.compile("error"), timeout=10_000)
         expect(status).to_have_text(turn)
+
+
+def test_a_host_waiting_on_the_friend_page_hears_when_the_friend_takes_the_seat(browser: Any,
+                                                                               tmp_path: Path) -> None:
+    # A browser play-test: Ann invited and stayed on /friend; Bob took the seat and played on alone, Ann's
+    # page never changed (and he could claim the rated Bummerl three minutes later: now refused).
+    with friends(browser, tmp_path, ("Ann", "/ws/games/"), ("Bob", "/ws/games/")) as (_, people):
+        ann, bob = people
+        ann.page.goto(ann.server.url + "/friend")
+        ann.choose_name()
+        ann.page.click('[data-action="invite"]')
+        expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
+        bob.page.goto(str(ann.page.locator("#invite-link").input_value()))
+        bob.choose_name()
+        expect(bob.game()).to_have_attribute("data-connected", "true")
+        expect(ann.page.locator("#online-status")).to_have_text(
+            "Bob has taken the seat: the game waits for you. Go to your seat.")
+        expect(ann.page.locator("#play-link")).to_be_focused()
+        expect(bob.page.locator("#status")).not_to_contain_text("claim")

@@ -157,6 +157,25 @@ def test_the_present_player_sees_away_and_may_claim_only_after_the_time(client: 
     assert rematch.status_code == 200 and rematch.json()["seat"] == 0
 
 
+def test_nobody_claims_the_bummerl_from_a_host_who_never_opened_the_game(client: TestClient,
+                                                                         clock: FakeClock) -> None:
+    # A browser play-test: Ann made the invitation and stayed on /friend; Bob took the seat, saw "Ann is
+    # away", claimed three minutes later and won the rated Bummerl, Ann never shown the game.
+    ann, bob, anns, bobs = pair(client)
+    with socket(client, bobs) as b:
+        anns_seat = next_of(b, "view")["presence"]["seats"][0]
+        assert anns_seat["opened"] is False and anns_seat["claim_in_ms"] is None
+        clock.advance(10 * AWAY)
+        refused = claim(client, bobs)
+        assert refused.status_code == 409 and "Ann has not opened this game yet" in refused.json()["error"]
+        with socket(client, anns):  # Ann opens it once, and leaves
+            next_of(b, "presence", lambda m: m["seats"][0]["present"])
+        gone = next_of(b, "presence", lambda m: m["seats"][0]["away"])["seats"][0]
+        assert gone["opened"] and gone["claim_in_ms"] == 180_000
+        clock.advance(AWAY)
+        assert claim(client, bobs).status_code == 200
+
+
 def test_nobody_claims_a_rematch_from_a_player_who_never_opened_it(tmp_path: Path, clock: FakeClock) -> None:
     # Session 12's audit farmed rating: Ann claimed a game Bob had left, asked for the rematch (which seats
     # Bob at once), claimed that too three minutes later, and again: four rated wins, Bob never there.

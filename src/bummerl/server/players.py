@@ -128,7 +128,8 @@ class FriendGame:
     rematch: str | None = None
     #: What spectators see: ``public`` (the public view) or ``delayed`` (also every deal that is over).
     spectators: str = "public"
-    #: The seat a rematch gave a player who has not opened the game yet (None: none).
+    #: A seat whose player has not opened the game yet (None: none): the host of a new invitation, or the
+    #: player a rematch seated without asking.
     unopened: int | None = None
 
     def seat_of(self, player_id: str) -> int | None:
@@ -196,13 +197,15 @@ class Players:
     def add_friend_game(self, game_id: str, host: Player, *, rated: bool, public: bool = False,
                         spectators: str = "public") -> FriendGame:
         """Record a new friend game with the host at seat 0 and seat 1 free (its invitation made now);
-        ``spectators`` is the host's choice of what spectators see (``public`` or ``delayed``)."""
+        ``spectators`` is the host's choice of what spectators see (``public`` or ``delayed``). The host's
+        seat counts as not opened until the host opens the game: nobody may claim the Bummerl from a host
+        who made the invitation and never saw the game (a browser play-test lost one so, rated)."""
         invite = secrets.token_urlsafe(12)
         with self.web.lock:
             self.web.db.execute("INSERT INTO web_friend_games (game_id, invite, player0, rated, public, "
-                                "spectators) VALUES (?, ?, ?, ?, ?, ?)",
+                                "spectators, unopened) VALUES (?, ?, ?, ?, ?, ?, 0)",
                                 (game_id, invite, host.id, int(rated), int(public), spectators))
-        return FriendGame(game_id, invite, (host.id, None), rated, False, public, None, spectators)
+        return FriendGame(game_id, invite, (host.id, None), rated, False, public, None, spectators, 0)
 
     def open_invitations(self, host: Player | None = None) -> list[FriendGame]:
         """Invitations nobody has taken yet, the newest first: the host's (all), or else the public ones

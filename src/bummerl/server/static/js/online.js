@@ -148,9 +148,29 @@ async function createInvitation(event) {
     status(local ? "Invitation made — but this link names this computer as " + location.hostname + ", which a "
       + "friend's computer cannot reach: serve with --host 0.0.0.0 and open this page by the network address "
       + "bummerl serve prints." : "Invitation made.", local);
+    awaitFriend(answer.invite);
   } catch (err) {
     status(err.message, true);
   }
+}
+
+const FRIEND_POLL_MS = 3000;
+let awaiting = "";  // the newest invitation this page made (its link is the one shown)
+
+/** A host who stays on this page after inviting hears when the friend takes the seat (a play-test waited here
+ *  while the friend played on alone): the page says so and points at the seat. */
+function awaitFriend(code) {
+  awaiting = code;
+  setTimeout(async () => {
+    if ($("online").dataset.state !== "invited" || awaiting !== code) return;  // the page moved on
+    let seen = null;
+    try { seen = await api(`/api/friends/${encodeURIComponent(code)}`); } catch { /* try again */ }
+    if (awaiting !== code) return;
+    if (!seen || seen.seat_free) { awaitFriend(code); return; }
+    status(`${seen.players[1]} has taken the seat: the game waits for you. Go to your seat.`);
+    document.title = `${seen.players[1]} is here — bummerl`;
+    $("play-link").focus();
+  }, FRIEND_POLL_MS);
 }
 
 let watchNames = ["", ""];
