@@ -77,11 +77,10 @@ def test_a_whole_deal_by_clicks_and_keys(browser: Any, server: ServerProcess) ->
     expect(page.locator("#trick-caption")).to_have_text("Last trick → you")
     expect(page.locator("#talon .count")).to_have_text("8")
 
-    page.keyboard.press("m")  # the one marriage: hearts, 40
-    expect(page.locator("#status")).to_contain_text("Lead the king or queen")
+    page.click('[data-action="play KH"]')  # a click on the king declares hearts first (40): it played the
+    expect(page.locator("#status")).to_contain_text("Lead the king or queen")  # king and lost the 40
     expect(page.locator("#log")).to_contain_text("declare 40")
-    hand = page.locator("#hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
-    page.keyboard.press(str(hand.index("KH") + 1))  # the key of the king's place
+    page.click('[data-action="play KH"]')  # and again leads it
     p.wait_my_turn(2)
 
     page.click('[data-action="close"]')
@@ -126,6 +125,10 @@ def test_under_marriage_leads_king_the_page_asks_for_the_king_alone(browser: Any
     p.wait_my_turn(1)
     page.keyboard.press("m")  # the one marriage: hearts
     expect(page.locator("#status")).to_contain_text("Lead the king of your marriage")
+    expect(page.locator("#log")).to_contain_text("declare 40")
+    hand = page.locator("#hand [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
+    page.keyboard.press(str(hand.index("KH") + 1))  # the key of the king's place leads it
+    p.wait_my_turn(2)
     assert p.errors == []
     p.close()
 

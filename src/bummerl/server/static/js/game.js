@@ -384,9 +384,9 @@ function draw() {
       classes = playable.has(code) ? "playable" : "unplayable";
       note = playable.has(code) ? ", may be played" : ", may not be played now";
     }
-    if (marryMode && marryable.has(code[1]) && "KQ".includes(code[0])) {
-      classes += " chosen";
-      note += ", declares its marriage";
+    if (marryable.has(code[1]) && "KQ".includes(code[0])) {
+      if (marryMode) classes += " chosen";
+      note += ", declares its marriage first";
     }
     return cardElement(code, { action: `play ${code}`, key: String(i === 5 ? 0 : i + 1), classes, note });
   }));
@@ -592,8 +592,11 @@ function act(action) {
   send({ type: "act", action });
 }
 
+/** A card clicked or its key pressed: plays it; the king or queen of a marriage you may declare declares it
+ *  first (as in the terminal game: click or press again to lead it). A click played it at once, the marriage
+ *  lost without a word (a play-test), while its key declared. */
 function onCard(code) {
-  if (marryMode && "KQ".includes(code[0]) && legal().includes(`marry ${code[1]}`)) {
+  if ("KQ".includes(code[0]) && legal().includes(`marry ${code[1]}`)) {
     act(`marry ${code[1]}`);
     return;
   }
@@ -636,14 +639,11 @@ function marriageHint() {
   return view.deal.trump;
 }
 
-/** A key for a place in the hand: plays that card; the king or queen of a marriage you may declare
- *  declares it first (as in the terminal game: press again to lead it). */
+/** A key for a place in the hand: that card, as if clicked. */
 function playSlot(i) {
   const hand = sortedHand(view.deal);
   if (i >= hand.length) return setStatus(`You have no card ${i === 5 ? 0 : i + 1}`, true);
-  const code = hand[i];
-  if ("KQ".includes(code[0]) && legal().includes(`marry ${code[1]}`)) return act(`marry ${code[1]}`);
-  onCard(code);
+  onCard(hand[i]);
 }
 
 function showSheet() {
