@@ -102,7 +102,12 @@ def test_a_whole_deal_by_clicks_and_keys(browser: Any, server: ServerProcess) ->
     assert left < 7
     expect(page.locator("#sheet tbody tr")).to_have_count(2)
 
-    page.keyboard.press("Enter")  # the summary's "Next deal"
+    page.keyboard.press("Escape")  # the summary closed, Settings looked at: Enter still goes on (it opened
+    page.click("#btn-settings")  # Settings again, the focus back on its button: a play-test)
+    expect(page.locator("#modal")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator('#actions [data-action="next"]')).to_be_focused()
+    page.keyboard.press("Enter")  # "Next deal"
     expect(p.game()).to_have_attribute("data-deal", "2")
     expect(page.locator("#modal")).to_be_hidden()
     p.wait_my_turn(0)  # the computer leads the second deal (the dealer alternates)

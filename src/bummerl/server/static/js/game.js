@@ -693,6 +693,11 @@ function closeModal() {
   opener = null;
   let target = was && was.node.isConnected ? was.node : null;
   if (!target && was && was.action) target = document.querySelector(`#game [data-action="${CSS.escape(was.action)}"]`);
+  // Settings or Keys looked at after a deal: back to its Next deal (or result) button, where Enter goes on as
+  // the status line says (on the header's button, Enter opened Settings again: a play-test).
+  const header = target && (target.id === "btn-settings" || target.id === "btn-help");
+  const goOn = view && view.phase !== "playing" && $("actions").querySelector('[data-action="next"], [data-action="result"]');
+  if (header && goOn) target = goOn;
   if (!target) target = $("hand").querySelector("button.card:not(.unplayable)") || $("hand");
   target.focus({ preventScroll: true });
 }
