@@ -336,3 +336,39 @@ def test_the_drawn_first_dealer_tells_nothing_of_the_first_deals_hidden_cards(pr
         bottoms[table.first_dealer].add(int(table.deal.deck[-1]))
     pack = {int(c) for c in table.deal.deck}
     assert len(pack) == rules.pack_size and bottoms[0] == bottoms[1] == pack
+
+
+@pytest.mark.parametrize("rules", [Rules.preset("standard"), Rules.preset("soft"),
+                                   Rules.preset("sixty-six").replace(auto_claim=False),
+                                   Rules.preset("sixty-six").replace(auto_claim=False, open_tricks=False)],
+                         ids=["standard", "soft", "sixty-six", "sixty-six without open tricks"])
+def test_what_a_pass_would_do_is_said_from_the_engines_outcome(rules: Rules) -> None:
+    # A browser play-test: "claim 66 (g) if you have it, or pass (p)" never said that a pass wins the deal
+    # by the last trick (or, after one's own close, loses it).
+    import random
+
+    said = set()
+    for seed in range(60):
+        table = Table(rules, (Seat("You"), Seat("Computer")), seed=seed)
+        deal, rng = table.deal, random.Random(seed)
+        while not deal.is_legal("pass") and deal.outcome is None:
+            assert table.pass_words(deal.to_move) is None
+            deal.apply(rng.choice([a for a in deal.legal_actions() if a.kind != "claim"]))
+        if deal.outcome is not None:
+            continue
+        seat = deal.to_move
+        words = table.pass_words(seat)
+        assert words is not None and table.pass_words(1 - seat) is None
+        deal.apply("pass")
+        outcome = deal.outcome
+        assert outcome is not None
+        if rules.sixty_six and not rules.open_tricks:  # it would tell who has more points
+            assert words == "pass (p): the last trick counts 10 more and more points win"
+        elif outcome.winner is None:
+            assert words == f"pass (p): a draw ({outcome.reason.short})"
+        else:
+            who = "you win" if outcome.winner == seat else f"{table.name(outcome.winner)} wins"
+            assert words.startswith(f"pass (p): {who} the deal, {outcome.game_points} game point")
+            assert words.endswith(f"({outcome.reason.short})")
+        said.add(outcome.reason)
+    assert said  # the case was met

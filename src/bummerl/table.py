@@ -433,6 +433,30 @@ class Table:
 
     # ------------------------------------------------------------------ explanations
 
+    def pass_words(self, seat: int) -> str | None:
+        """What a pass after the last trick would do for ``seat``, in words (None while it may not pass):
+        the engine plays it on a copy of the deal, this only words the outcome. Without ``open_tricks`` a
+        Sixty-Six pass is not foretold (it would tell who has more points).
+
+        >>> table = Table(Rules.preset("standard"), (Seat("You"), Seat("Computer")), seed=7)
+        >>> table.pass_words(0) is None
+        True
+        """
+        if self.deal.to_move != seat or not self.deal.is_legal("pass"):
+            return None
+        rules = self.rules
+        if rules.sixty_six and not rules.open_tricks:
+            return "pass (p): the last trick counts 10 more and more points win"
+        after = self.deal.copy()
+        after.apply("pass")
+        outcome = after.outcome
+        assert outcome is not None
+        if outcome.winner is None:
+            return f"pass (p): a draw ({outcome.reason.short})"
+        points = f"{outcome.game_points} game point{'s' if outcome.game_points != 1 else ''}"
+        who = "you win" if outcome.winner == seat else f"{self.name(outcome.winner)} wins"
+        return f"pass (p): {who} the deal, {points} ({outcome.reason.short})"
+
     def explain_illegal(self, seat: int, action: Action) -> str:
         """Why an action is not allowed now, in words: the engine says why (:meth:`Deal.illegal_reason`,
         an :class:`~bummerl.engine.Illegal` value) and this only words it for ``seat``."""

@@ -186,6 +186,7 @@ def view_message(table: Table, seat: int, *, thinking: bool = False,
         deal["points"] = None
         deal["pending"] = None
         deal["close_snapshot"] = None
+    deal["pass_words"] = table.pass_words(seat)  # what a pass would do, once it may pass (else null)
     game = table.game
     sheet = [
         {"deal": i, "dealer": s.dealer, **s.outcome.to_json(), "score": list(s.score_after)}

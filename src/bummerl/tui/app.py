@@ -406,7 +406,8 @@ class BummerlApp(App[None]):
         if not view.legal_actions:
             return
         if not view.hand:  # all cards are played: only a claim or a pass is left
-            self.status("All cards are played: claim 66 (g) if you have it, or pass (p)")
+            self.status(f"All cards are played: claim 66 (g) if you have it, or "
+                        f"{table.pass_words(view.seat) or 'pass (p)'}")
         elif view.married >= 0:
             due = "king" if table.rules.marriage_leads_king else "king or queen"
             self.status(Text.assemble(f"Lead the {due} of your marriage (",

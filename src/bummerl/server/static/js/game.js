@@ -562,7 +562,7 @@ function prompt() {
   if (view.waiting_for === 1 - seat && isAway(1 - seat)) return setStatus(`${name(1 - seat)} is away — it is their turn`);
   if (view.thinking || view.waiting_for !== seat) return setStatus(`${name(1 - seat)} is thinking…`);
   if (!acts.length) return setStatus("");
-  if (acts.includes("pass")) return setStatus("All cards are played: claim 66 (g) if you have it, or pass (p)");
+  if (acts.includes("pass")) return setStatus(`All cards are played: claim 66 (g) if you have it, or ${deal.pass_words || "pass (p)"}`);
   if (deal.married) {
     // Only the king when the rules say a marriage leads its king: the legal plays tell.
     const due = acts.filter((a) => a.startsWith("play ")).length > 1 ? "king or queen" : "king";
@@ -726,8 +726,9 @@ function confirmClaim() {
 
 /** A pass after the last trick cannot be taken back, and with 66 or more it scores less than a claim. */
 function confirmPass() {
+  const means = view.deal.pass_words ? ` If you pass, ${view.deal.pass_words.replace(/^pass \(p\): /, "")}.` : "";
   confirmFirst("pass", "Pass without claiming?",
-    `The deal is scored without a claim: with 66 or more, a claim scores at least as much (and if you closed, passing loses the deal).${
+    `The deal is scored without a claim: with 66 or more, a claim scores at least as much.${means}${
       yourPoints()}`, "Pass");
 }
 
