@@ -127,8 +127,9 @@ def test_the_present_player_sees_away_and_may_claim_only_after_the_time(client: 
             assert next_of(b, "view")["presence"]["seats"] == back["seats"]
         gone = next_of(a, "presence", lambda m: m["seats"][1]["away"])
         assert gone["seats"][1]["claim_in_ms"] == 180_000 and gone["away_after_ms"] == 180_000
-        assert not gone["can_claim"] and gone["seats"][0] == {"present": True, "away": False, "opened": True,
-                                                              "away_ms": None, "claim_in_ms": None}
+        assert not gone["can_claim"]
+        assert gone["seats"][0] == {"present": True, "away": False, "stalled": False, "opened": True,
+                                    "away_ms": None, "claim_in_ms": None}
         clock.advance(179.0)
         early = claim(client, anns)
         assert early.status_code == 409 and "in 1 s" in early.json()["error"]
@@ -174,6 +175,40 @@ def test_nobody_claims_the_bummerl_from_a_host_who_never_opened_the_game(client:
         assert gone["opened"] and gone["claim_in_ms"] == 180_000
         clock.advance(AWAY)
         assert claim(client, bobs).status_code == 200
+
+
+@pytest.mark.parametrize("clock_control", [None, "60+0"])
+def test_a_player_who_sits_at_the_table_and_never_moves_may_have_the_bummerl_claimed(
+        client: TestClient, clock: FakeClock, clock_control: str | None) -> None:
+    # Attacker audit: Eve took Ann's public invitations and sat at each, connected, never moving: no claim
+    # (she was "here"), no end, and Ann could make no game more (20 not over). Without clocks, not moving on
+    # one's turn for 3 x away_after now counts as gone; with clocks, the clock decides.
+    _, _, anns, bobs = pair(client, **({"clock": clock_control} if clock_control else {}))
+    with socket(client, anns) as a, socket(client, bobs) as b:
+        views = [next_of(a, "view"), next_of(b, "view")]
+        mover = views[0]["waiting_for"]
+        waiter = 1 - mover
+        seats, sockets = [anns, bobs], [a, b]
+        clock.advance(AWAY - 1)
+        assert claim(client, seats[waiter]).status_code == 409
+        clock.advance(1)
+        if clock_control is not None:
+            clock.advance(5 * AWAY)
+            refused = claim(client, seats[waiter])
+            assert refused.status_code == 409 and "nothing to claim" in refused.json()["error"]
+            return
+        shown = next_of(sockets[waiter], "presence", lambda m: m["seats"][mover]["stalled"])
+        assert shown["seats"][mover]["away"] and shown["seats"][mover]["present"]
+        assert shown["seats"][mover]["claim_in_ms"] == 2 * AWAY * 1000 and not shown["can_claim"]
+        early = claim(client, seats[waiter])
+        assert early.status_code == 409 and "without moving only a short while" in early.json()["error"]
+        sockets[mover].send_json({"type": "act", "action": views[mover]["deal"]["legal"][0]})  # a move: all
+        moved = next_of(sockets[waiter], "view")  # starts again
+        assert not moved["presence"]["seats"][mover]["stalled"]
+        clock.advance(3 * AWAY)
+        now_to_move = moved["waiting_for"]
+        assert claim(client, seats[1 - now_to_move]).status_code == 200
+        assert claim(client, seats[now_to_move]).json()["winner"] == 1 - now_to_move  # (the same end)
 
 
 def test_nobody_claims_a_rematch_from_a_player_who_never_opened_it(tmp_path: Path, clock: FakeClock) -> None:
@@ -279,11 +314,15 @@ def test_the_absent_player_coming_back_cancels_the_claim(client: TestClient, clo
         next_of(a, "presence", lambda m: m["seats"][1]["away"])
         clock.advance(200.0)
         with socket(client, bobs) as b:
-            next_of(b, "view")
+            bobs_turn = next_of(b, "view")["waiting_for"] == 1
             back = next_of(a, "presence", lambda m: m["seats"][1]["present"])
-            assert not back["can_claim"] and back["seats"][1]["claim_in_ms"] is None
             refused = claim(client, anns)
-            assert refused.status_code == 409 and "Bob is here" in refused.json()["error"]
+            assert not back["can_claim"] and refused.status_code == 409
+            if bobs_turn:  # coming back is no move: 200 s of his turn are gone, 340 s are left
+                assert back["seats"][1]["stalled"] and back["seats"][1]["claim_in_ms"] == 340_000
+                assert "without moving only a short while" in refused.json()["error"]
+            else:
+                assert back["seats"][1]["claim_in_ms"] is None and "Bob is here" in refused.json()["error"]
 
 
 def test_the_countdown_starts_when_the_friend_takes_the_seat(client: TestClient, clock: FakeClock) -> None:

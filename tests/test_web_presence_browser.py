@@ -138,3 +138,31 @@ def test_a_friend_away_on_their_turn_is_said_away_not_thinking(page: Any, server
         expect(status).to_have_text("Bob is thinking…")
     finally:
         bob.close()
+
+
+def test_a_friend_who_is_here_but_never_moves_may_have_the_bummerl_claimed(page: Any, server: str,
+                                                                           clock: FakeClock) -> None:
+    # Attacker audit: a player who sat at the table and never moved held the game for ever.
+    made = friends(server)
+    page.goto(made["url"])
+    game = page.locator("#game")
+    expect(game).to_have_attribute("data-turn", re.compile("^(me|opponent)$"))
+    bob = page.context.browser.new_context()
+    try:
+        bob.new_page().goto(made["friend"]["url"])
+        expect(page.locator("#presence")).to_have_attribute("data-away", "false")
+        if game.get_attribute("data-turn") == "me":
+            page.locator("#hand button.card:not(.unplayable)").first.click()
+        expect(page.locator("#status")).to_have_text("Bob is thinking…")
+        clock.now += 180  # as long as an absence is shown: said, with the countdown to the claim
+        expect(page.locator("#away")).to_contain_text("Bob has not moved for a long while.")
+        expect(page.locator("#status")).to_have_text("Bob has not moved for a long while — it is their turn")
+        expect(page.locator("#away-countdown")).to_have_text(re.compile(r"^(6:00|5:[0-5]\d)$"))
+        claim = page.locator('[data-action="claim-bummerl"]')
+        expect(claim).to_be_disabled()
+        clock.now += 360
+        expect(claim).to_be_enabled()
+        claim.click()
+        expect(game).to_have_attribute("data-phase", "game_over")
+    finally:
+        bob.close()

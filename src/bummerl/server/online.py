@@ -47,6 +47,7 @@ from bummerl.server.limits import LimitReached, Limits, check_games_in_progress
 from bummerl.server.players import FriendGame, Player, Players
 from bummerl.server.presence import (
     AWAY_AFTER,
+    STALLED_AFTER,
     Clock,
     Clocks,
     End,
@@ -112,6 +113,7 @@ class FriendTable(LiveGame):
         self.end: End | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._claimable = (False, False)
+        self._stalled = (False, False)
         self._ending: set[asyncio.Task[None]] = set()
         #: Held by an action, a claim or a loss on time from its check to its end, so they never cross.
         self._turn = asyncio.Lock()
@@ -147,6 +149,7 @@ class FriendTable(LiveGame):
         """After an action is stored and before it is shown: the clocks move on (the mover's stops, with
         the increment; the next mover's starts) and are saved; a rated game is rated once it is over (so
         both players see the new ratings as soon as they see the end)."""
+        self.presence.turn_since = self.online.clock()  # the next player's turn begins
         if self.clocks is not None:
             self.clocks.switch(self._clock_seat(), self.online.clock())
             await self.save_clocks()
@@ -192,12 +195,32 @@ class FriendTable(LiveGame):
         if clocks is not None:
             await self.hub._admin(self.online.times.save_clocks, self.id, clocks)
 
+    def gone(self, seat: int) -> tuple[float, float] | None:
+        """Since when ``seat`` has left the game, and after how many seconds of it the other may claim the
+        Bummerl (None: it has not): away (no connection) after the server's ``away_after``; or, in a game
+        without clocks, present but not moving on its turn after :data:`STALLED_AFTER` times that (an
+        attacker took invitations and sat at each without ever moving, for good)."""
+        if not self.started or self.over:
+            return None
+        since = self.presence.away_since[seat]
+        if since is not None:
+            return since, self.online.away_after
+        if self.clocks is None and self.table.waiting_for == seat:
+            return self.presence.turn_since, STALLED_AFTER * self.online.away_after
+        return None
+
+    def stalled(self, seat: int, now: float) -> bool:
+        """True when ``seat`` is here but has not moved on its turn for as long as an absence is shown."""
+        gone = self.gone(seat)
+        return (self.presence.present(seat) and gone is not None
+                and now - gone[0] >= self.online.away_after)
+
     def can_claim(self, seat: int, now: float) -> bool:
         """True when ``seat`` may claim the Bummerl now: both seats taken, nobody has won, ``seat`` is here
-        and the other, who has opened the game, has been away for the server's ``away_after`` seconds."""
-        since = self.presence.away_since[1 - seat]
-        return (self.started and not self.over and self.presence.present(seat) and since is not None
-                and self.presence.opened[1 - seat] and now - since >= self.online.away_after)
+        and the other, who has opened the game, has left it long enough (:meth:`gone`)."""
+        gone = self.gone(1 - seat)
+        return (self.presence.present(seat) and gone is not None and self.presence.opened[1 - seat]
+                and now - gone[0] >= gone[1])
 
     def presence_json(self, seat: int | None) -> dict[str, Any]:
         """Who is here, the countdowns and the clocks as seen by ``seat`` (None: a spectator): the
@@ -205,13 +228,14 @@ class FriendTable(LiveGame):
         now = self.online.clock()
         seats = []
         for s in (0, 1):
-            since = self.presence.away_since[s]
-            away = self.started and not self.over and since is not None
+            gone, stalled = self.gone(s), self.stalled(s, now)
+            away = gone is not None and (not self.presence.present(s) or stalled)
             opened = self.presence.opened[s]
-            seats.append({"present": self.presence.present(s), "away": away, "opened": opened,
-                          "away_ms": math.floor((now - since) * 1000) if away and since is not None else None,
-                          "claim_in_ms": (math.ceil(max(0.0, since + self.online.away_after - now) * 1000)
-                                          if away and opened and since is not None else None)})
+            seats.append({"present": self.presence.present(s), "away": away, "stalled": stalled,
+                          "opened": opened,
+                          "away_ms": math.floor((now - gone[0]) * 1000) if away and gone else None,
+                          "claim_in_ms": (math.ceil(max(0.0, gone[0] + gone[1] - now) * 1000)
+                                          if away and opened and gone else None)})
         names = self.names()
         return {"seats": seats, "away_after_ms": round(self.online.away_after * 1000),
                 "clocks": None if self.clocks is None else self.clocks.to_json(now),
@@ -241,6 +265,7 @@ class FriendTable(LiveGame):
         """Send a ``presence`` message to every seat's connections and every spectator; look again later."""
         now = self.online.clock()
         self._claimable = (self.can_claim(0, now), self.can_claim(1, now))
+        self._stalled = (self.stalled(0, now), self.stalled(1, now))
         messages: dict[int | None, dict[str, Any]] = {}
         for listener in list(self.listeners):
             if listener.seat not in messages:
@@ -293,9 +318,11 @@ class FriendTable(LiveGame):
         if self.clocks is not None and (left := self.clocks.until_out(now)) is not None:
             waits.append(left)
         for s in (0, 1):
-            since = self.presence.away_since[s]
-            if since is not None and self.presence.present(1 - s) and not self._claimable[1 - s]:
-                waits.append(since + self.online.away_after - now)
+            gone = self.gone(s)
+            if gone is not None and self.presence.present(1 - s) and not self._claimable[1 - s]:
+                waits.append(gone[0] + gone[1] - now)
+                if self.presence.present(s) and not self._stalled[s]:
+                    waits.append(gone[0] + self.online.away_after - now)  # shown as not moving from then
         if waits:
             delay = min(TICK, max(0.02, min(waits)))
             self._timer = asyncio.get_running_loop().call_later(delay, self._tick)
@@ -309,7 +336,8 @@ class FriendTable(LiveGame):
             task = asyncio.create_task(self._flag_quietly())
             self._ending.add(task)
             task.add_done_callback(self._ending.discard)
-        elif (self.can_claim(0, now), self.can_claim(1, now)) != self._claimable:
+        elif ((self.can_claim(0, now), self.can_claim(1, now)) != self._claimable
+              or (self.stalled(0, now), self.stalled(1, now)) != self._stalled):
             self.send_presence()
         else:
             self.schedule()
@@ -347,14 +375,15 @@ class FriendTable(LiveGame):
             raise BummerlError("nobody has taken the other seat yet")
         if not self.presence.present(seat):
             raise BummerlError("open the game to claim it")
-        since, other = self.presence.away_since[1 - seat], self.table.name(1 - seat)
-        if since is None:
+        gone, other = self.gone(1 - seat), self.table.name(1 - seat)
+        if gone is None:
             raise BummerlError(f"{other} is here: there is nothing to claim")
         if not self.presence.opened[1 - seat]:
             raise BummerlError(f"{other} has not opened this game yet: there is nothing to claim")
-        wait = since + self.online.away_after - self.online.clock()
+        wait = gone[0] + gone[1] - self.online.clock()
         if wait > 0:
-            raise BummerlError(f"{other} has been away only a short while: you may claim the Bummerl "
+            how = "away" if not self.presence.present(1 - seat) else "without moving"
+            raise BummerlError(f"{other} has been {how} only a short while: you may claim the Bummerl "
                                f"in {math.ceil(wait)} s")
         await self._finish(seat, "abandoned")
         assert self.end is not None

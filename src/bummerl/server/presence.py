@@ -36,11 +36,14 @@ from bummerl.errors import BummerlError
 from bummerl.server.web_store import WebStore
 from bummerl.store import StoreError, shown_id
 
-__all__ = ["AWAY_AFTER", "END_REASONS", "Clock", "Clocks", "End", "EndReason", "Presence", "TimeControl",
-           "TimeStore"]
+__all__ = ["AWAY_AFTER", "END_REASONS", "STALLED_AFTER", "Clock", "Clocks", "End", "EndReason", "Presence",
+           "TimeControl", "TimeStore"]
 
 #: Seconds a seat must have been away before the other player may claim the Bummerl (3 minutes).
 AWAY_AFTER = 180.0
+#: In a game without clocks, a player who is here but does not move on their turn for this many times
+#: ``AWAY_AFTER`` (9 minutes) may have the Bummerl claimed from them, as if away.
+STALLED_AFTER = 3
 #: Seconds since the epoch (``time.time``); tests give a clock of their own.
 Clock = Callable[[], float]
 #: Why a friend game ended away from the table: the present player claimed it, or a clock ran out.
@@ -196,12 +199,14 @@ class Presence:
 
     away_since: list[float | None]
     opened: list[bool]
+    #: Since when the player to move has had the turn (the last action, the start, the game's load).
+    turn_since: float = 0.0
 
     @classmethod
     def start(cls, now: float, opened: Sequence[bool] = (False, False)) -> Presence:
         """Nobody connected yet: both seats away since ``now``; ``opened``: whether each seat's player has
         come to the table (see :class:`Presence`)."""
-        return cls([now, now], list(opened))
+        return cls([now, now], list(opened), now)
 
     def update(self, connected: Sequence[bool], now: float) -> bool:
         """Whether each seat has a connection now; True when a seat came back or went away."""

@@ -4,7 +4,7 @@
 import { backSvg, cardName, cardSpeech, cardSvg, speakable, suitIcon, suitName, suitSpeech } from "./cards.js";
 // presence.js listens to this page's messages: imported here, it is running before the socket opens (as a
 // <script> of its own it could finish loading after the first view had come, and miss it for good).
-import { isAway } from "./presence.js";
+import { isAway, isStalled } from "./presence.js";
 import { REFUSED_RETRY_MS, SPEEDS, forgetGame, h, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -559,7 +559,9 @@ function prompt() {
   if (view.phase === "deal_over") return setStatus("The deal is over — Enter for the next deal");
   if (view.friend_to_come) return setStatus("Waiting for your friend to open the invitation link (the friend page has it to copy)");
   // A friend away on their turn is not thinking (presence.js shows the countdown to the claim).
-  if (view.waiting_for === 1 - seat && isAway(1 - seat)) return setStatus(`${name(1 - seat)} is away — it is their turn`);
+  if (view.waiting_for === 1 - seat && isAway(1 - seat)) {
+    return setStatus(`${name(1 - seat)} ${isStalled(1 - seat) ? "has not moved for a long while" : "is away"} — it is their turn`);
+  }
   if (view.thinking || view.waiting_for !== seat) return setStatus(`${name(1 - seat)} is thinking…`);
   if (!acts.length) return setStatus("");
   if (acts.includes("pass")) return setStatus(`All cards are played: claim 66 (g) if you have it, or ${deal.pass_words || "pass (p)"}`);

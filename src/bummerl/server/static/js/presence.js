@@ -96,9 +96,15 @@ function drawClock(c, s) {
   return low;
 }
 
-/** Whether seat ``s`` is away (no connection while the game is on), as of the server's last word. */
+/** Whether seat ``s`` is away (no connection while the game is on, or here but not moving on its turn for a
+ *  long while), as of the server's last word. */
 export function isAway(s) {
   return Boolean(state && state.seats[s] && state.seats[s].away && !state.ended);
+}
+
+/** Whether seat ``s`` is here but has not moved on its turn for a long while (a game without clocks). */
+export function isStalled(s) {
+  return isAway(s) && Boolean(state.seats[s].stalled);
 }
 
 function draw() {
@@ -123,10 +129,12 @@ function draw() {
     show(awayWait, false);
     news.push(awayText.textContent);
   } else if (away) {
-    setText(awayText, may ? `${names[opp]} is away. You may claim the Bummerl, or keep waiting.` : `${names[opp]} is away.`);
+    // Away (no connection), or here but not moving on their turn for a long while (a game without clocks).
+    const gone = state.seats[opp].stalled ? `${names[opp]} has not moved for a long while.` : `${names[opp]} is away.`;
+    setText(awayText, may ? `${gone} You may claim the Bummerl, or keep waiting.` : gone);
     show(awayWait, !may);
     if (!may) setText(countdown, mmss(wait));
-    news.push(may ? awayText.textContent : `${names[opp]} is away. You may claim the Bummerl in ${mmss(state.seats[opp].claim_in_ms)}.`);
+    news.push(may ? awayText.textContent : `${gone} You may claim the Bummerl in ${mmss(state.seats[opp].claim_in_ms)}.`);
   } else if (wasAway && !state.ended) {
     news.push(`${names[opp]} is back.`);
   }
