@@ -195,7 +195,7 @@ def test_a_player_who_sits_at_the_table_and_never_moves_may_have_the_bummerl_cla
         if clock_control is not None:
             clock.advance(5 * AWAY)
             refused = claim(client, seats[waiter])
-            assert refused.status_code == 409 and "nothing to claim" in refused.json()["error"]
+            assert refused.status_code == 409 and "nothing to claim" in refused.json()["error"], refused.text
             return
         shown = next_of(sockets[waiter], "presence", lambda m: m["seats"][mover]["stalled"])
         assert shown["seats"][mover]["away"] and shown["seats"][mover]["present"]

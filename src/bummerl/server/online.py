@@ -290,6 +290,10 @@ class FriendTable(LiveGame):
             self.clocks.switch(self._clock_seat(), now, moved=False)  # their clock starts now
             await self.save_clocks()
         await super().join(listener)
+        # Once more with this connection among the listeners: the other seat's connection may have looked
+        # while this one waited above, seen no listener here and marked this seat away (a host who opened a
+        # game with clocks then showed as away to the friend, who could claim the Bummerl).
+        back = self.presence.update([self._connected(s) for s in (0, 1)], self.online.clock()) or back
         if back:
             self.send_presence()
 
@@ -492,7 +496,9 @@ class Online:
         return names[0], names[1]
 
     def _live(self, session: PlaySession, friend: FriendGame, names: tuple[str, str]) -> FriendTable:
-        tokens = self.hub.store.tokens(session.id)
+        # Every taken seat has a token (a new one if its own was sealed with a key since lost).
+        tokens = {seat: self.hub.store.token_for(session.id, seat)
+                  for seat, holder in enumerate(friend.players) if holder is not None}
         game = FriendTable(session, (SeatSpec(names[0]), SeatSpec(names[1])), tokens, self.hub, self, friend)
         game.clocks = self.times.clocks(game.id)
         game.end = self.times.end(game.id)
@@ -589,7 +595,16 @@ class Online:
         friend = self.players.friend_game(game_id=friend.game_id) or friend
         if seat is None:
             return friend, None, None
-        return friend, seat, self.hub.store.tokens(friend.game_id).get(seat)
+        return friend, seat, await self._seat_token(friend.game_id, seat)
+
+    async def _seat_token(self, game_id: str, seat: int) -> str:
+        """A taken seat's token, for its player (a new one if its own cannot be opened: the live game hears
+        of it)."""
+        token: str = await self.hub._admin(self.hub.store.token_for, game_id, seat)
+        live = self.hub.live.get(game_id)
+        if live is not None:
+            live.tokens[seat] = token
+        return token
 
 
     async def rematch(self, invite: str, player: Player) -> tuple[FriendGame, int, str | None]:
@@ -634,7 +649,7 @@ class Online:
         seat = None if new is None else new.seat_of(player.id)
         if new is None or seat is None:  # (the rematch this code made seats both players)
             raise StoreError(f"the rematch of game {shown_id(friend.game_id)} is damaged")
-        return new, seat, self.hub.store.tokens(new.game_id).get(seat)
+        return new, seat, await self._seat_token(new.game_id, seat)
 
 
 # ----------------------------------------------------------------------------- the HTTP and WebSocket API

@@ -6,19 +6,28 @@ in one front end continues in the other. The web adds one table of its own, ``we
 human seat of a game), created by the web's own numbered migration steps (:data:`WEB_MIGRATIONS`, append-
 only like the store's); the number applied is kept in the store's settings under ``web.schema``.
 
+A seat token opens its seat, so the table keeps it sealed: XORed with a pad made from a key that lives in
+a file of its own next to the database (``web-secret``, readable by its owner alone), with a check. A copy
+of the database alone (a backup) opens no seat; without the key a sealed token is lost, and the seat gets a
+new one when its player opens the game again (:meth:`WebStore.token_for`).
+
 >>> import tempfile
 >>> from bummerl.rules import Rules
 >>> with WebStore(Path(tempfile.mkdtemp())) as web:
 ...     session = web.create(Rules.preset("standard"), level="easy", seed=1, cards="french",
 ...                          first_dealer=None, decks=())
-...     web.set_token(session.id, 0, "secret")
-...     web.tokens(session.id), web.seat_for(session.id, "secret"), web.seat_for(session.id, "guess")
-({0: 'secret'}, 0, None)
+...     token = web.token_for(session.id, 0)
+...     stored = web.query("SELECT token FROM web_seats")[0][0]
+...     web.tokens(session.id) == {0: token}, token in stored, web.seat_for(session.id, token)
+(True, False, 0)
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import hmac
+import os
 import re
 import secrets
 import sqlite3
@@ -34,8 +43,12 @@ from bummerl.table import CardStyle
 
 __all__ = ["LEASE_OWNER", "WEB_MIGRATIONS", "WebStore"]
 
-#: A seat token as this server makes them (``secrets.token_urlsafe``): anything else in the table is damage.
+#: A seat token as this server makes them (``secrets.token_urlsafe``), as older servers kept them too.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,128}")
+#: A sealed token in the table: ``s1.`` nonce, sealed token and check, each in URL-safe base64.
+_SEALED = re.compile(r"s1\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{22,172})\.([A-Za-z0-9_-]{22})")
+#: The file of the key that seals the seat tokens, next to the database.
+SECRET_NAME = "web-secret"
 
 #: The lease owner name of games the web server is playing.
 LEASE_OWNER = "web"
@@ -128,9 +141,11 @@ class WebStore:
         self._read_lock = threading.Lock()
         self._leases: dict[str, contextlib.ExitStack] = {}
         try:
+            self._key = _seal_key(self.store.path.parent / SECRET_NAME)
             self._db.execute("PRAGMA foreign_keys = ON")
             self._reader.execute("PRAGMA query_only = ON")
             self._migrate()
+            self._seal_plain_tokens()
             self.store.check_games()  # the pages list them: a damaged table is refused now, in one line
         except BaseException:
             self._db.close()
@@ -253,21 +268,76 @@ class WebStore:
     # ------------------------------------------------------------------ seat tokens
 
     def tokens(self, game_id: str) -> dict[int, str]:
-        """The seat tokens of a game (:class:`~bummerl.store.StoreError` for a damaged row: a seat that is
-        not 0 or 1, a token that is not one this server made, e.g. a NULL read as ``"None"``)."""
+        """The seat tokens of a game, opened (:class:`~bummerl.store.StoreError` for a damaged row: a seat
+        that is not 0 or 1, a token that is neither sealed nor one this server made, e.g. a NULL read as
+        ``"None"``). A token sealed with another key (the key file was lost) is left out: that seat gets a
+        new one from :meth:`token_for`."""
         rows = self.query("SELECT seat, token FROM web_seats WHERE game_id = ?", (game_id,))
-        if not all(type(seat) is int and seat in (0, 1) and isinstance(token, str) and _TOKEN.fullmatch(token)
-                   for seat, token in rows):
+        if not all(type(seat) is int and seat in (0, 1) and isinstance(token, str)
+                   and (_TOKEN.fullmatch(token) or _SEALED.fullmatch(token)) for seat, token in rows):
             raise StoreError(f"the seats of game {shown_id(game_id)} are damaged")
-        return dict(rows)
+        opened = {seat: self._open(game_id, seat, token) for seat, token in rows}
+        return {seat: token for seat, token in opened.items() if token is not None}
 
     def set_token(self, game_id: str, seat: int, token: str) -> None:
-        """Store a seat's token (replacing an older one)."""
+        """Store a seat's token, sealed (replacing an older one)."""
         with self._lock:
             try:
-                self._db.execute("INSERT OR REPLACE INTO web_seats VALUES (?, ?, ?)", (game_id, seat, token))
+                self._db.execute("INSERT OR REPLACE INTO web_seats VALUES (?, ?, ?)",
+                                 (game_id, seat, self._seal(game_id, seat, token)))
             except sqlite3.Error as err:
                 raise StoreError(f"cannot save the seat token of game {game_id}: {err}") from None
+
+    def token_for(self, game_id: str, seat: int) -> str:
+        """The seat's token; one is made (and stored) if the seat has none or its own cannot be opened."""
+        token = self.tokens(game_id).get(seat)
+        if token is None:
+            token = secrets.token_urlsafe(24)
+            self.set_token(game_id, seat, token)
+        return token
+
+    def _pad(self, game_id: str, seat: int, nonce: bytes, size: int) -> bytes:
+        blocks = (hmac.digest(self._key, b"pad|%d|%s|%d|" % (i, game_id.encode(), seat) + nonce, "sha256")
+                  for i in range((size + 31) // 32))
+        return b"".join(blocks)[:size]
+
+    def _check(self, game_id: str, seat: int, nonce: bytes, sealed: bytes) -> bytes:
+        head = b"check|%s|%d|" % (game_id.encode(), seat)
+        return hmac.digest(self._key, head + nonce + sealed, "sha256")[:16]
+
+    def _xor(self, game_id: str, seat: int, nonce: bytes, data: bytes) -> bytes:
+        """``data`` XOR the pad of this seat and nonce: seals a token, and opens a sealed one."""
+        return bytes(a ^ b for a, b in zip(data, self._pad(game_id, seat, nonce, len(data)), strict=True))
+
+    def _seal(self, game_id: str, seat: int, token: str) -> str:
+        nonce = secrets.token_bytes(12)
+        sealed = self._xor(game_id, seat, nonce, token.encode())
+        return "s1." + ".".join(_b64(x) for x in (nonce, sealed, self._check(game_id, seat, nonce, sealed)))
+
+    def _open(self, game_id: str, seat: int, stored: str) -> str | None:
+        """A stored token opened: as it is if it was kept unsealed (an older server), else unsealed if its
+        check holds under this key (None: sealed with another key)."""
+        if _TOKEN.fullmatch(stored):
+            return stored
+        match = _SEALED.fullmatch(stored)
+        if match is None:
+            return None
+        try:
+            nonce, sealed, check = (base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)) for part in
+                                    match.groups())
+        except ValueError:
+            return None
+        if not hmac.compare_digest(check, self._check(game_id, seat, nonce, sealed)):
+            return None
+        token = self._xor(game_id, seat, nonce, sealed).decode("ascii", "replace")
+        return token if _TOKEN.fullmatch(token) else None
+
+    def _seal_plain_tokens(self) -> None:
+        """Seal the tokens an older server kept as they are (once, at start)."""
+        rows = self.query("SELECT game_id, seat, token FROM web_seats")
+        for game_id, seat, token in rows:
+            if isinstance(token, str) and _TOKEN.fullmatch(token) and seat in (0, 1):
+                self.set_token(game_id, seat, token)
 
     def seat_for(self, game_id: str, token: str) -> int | None:
         """The seat ``token`` opens in the game, or None (compared in constant time). A token that is not
@@ -281,3 +351,35 @@ class WebStore:
             if secrets.compare_digest(given, expected.encode()):
                 found = seat
         return found
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def _seal_key(path: Path) -> bytes:
+    """The key that seals the seat tokens, from its file (made, readable by its owner alone, when there is
+    none). A file that holds no key is refused in one line."""
+    for _ in range(2):
+        try:
+            text = path.read_text(encoding="ascii", errors="replace").strip()
+        except FileNotFoundError:
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:
+                continue  # another process made it meanwhile: read theirs
+            except OSError as err:
+                raise StoreError(f"cannot make the web's key file {path}: {err.strerror}") from None
+            with os.fdopen(fd, "w", encoding="ascii") as out:
+                key = secrets.token_hex(32)
+                out.write(key + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+            return bytes.fromhex(key)
+        except OSError as err:
+            raise StoreError(f"cannot read the web's key file {path}: {err.strerror}") from None
+        if re.fullmatch(r"[0-9a-f]{64}", text):
+            return bytes.fromhex(text)
+        raise StoreError(f"the web's key file {path} is damaged: move it away (the links of games in "
+                         "progress then stop working; each player gets a new one by opening the game again)")
+    raise StoreError(f"cannot read the web's key file {path}")
