@@ -77,6 +77,11 @@ def test_a_full_deal_by_keys_with_exchange_close_marriage_and_claim(tmp_path: Pa
         assert "Score sheet" in screen and "You : Computer" in screen
         assert "1  Computer  You       3  a correct claim of 66      4 : 7" in screen
 
+        await press(pilot, app, "escape")  # back to the finished deal (a play-test: Esc went on to the next)
+        assert not isinstance(app.screen, DealSummaryScreen) and s.table.deal_number == 1
+        assert "press Enter for the summary and the next deal" in status(app)
+        await press(pilot, app, "enter")  # the summary again
+        assert isinstance(app.screen, DealSummaryScreen)
         screen = await press(pilot, app, "enter")
         assert not isinstance(app.screen, DealSummaryScreen)
         assert "Deal 2: You deal." in screen and s.table.deal_number == 2

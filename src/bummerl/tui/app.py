@@ -25,6 +25,7 @@ from bummerl.errors import BummerlError
 from bummerl.table import CardStyle, Event, IllegalMove
 from bummerl.tui.eventlog import EventLog, visible_events
 from bummerl.tui.screens import (
+    STAY,
     AnalysisScreen,
     ConfirmScreen,
     DealSummaryScreen,
@@ -482,8 +483,11 @@ class BummerlApp(App[None]):
         return DealSummaryScreen(self.session.view(), self.session.table.events, self.names, self.card_style,
                                  saved=self.save_error is None)
 
-    def _summary_closed(self, _result: object = None) -> None:
+    def _summary_closed(self, result: object = None) -> None:
         table = self.session.table
+        if result == STAY:  # Esc: a look at the finished deal first (a play-test found Esc went on)
+            self.status("The deal is over — press Enter for the summary and the next deal")
+            return
         if table.phase == "game_over":
             again = " — n plays again" if self.new_game is not None else ""
             self.status(f"The Bummerl is over — q quits{again}")

@@ -352,14 +352,19 @@ def points_cell(view: View, events: Sequence[Event], seat: int) -> Text:
     return cell
 
 
-class DealSummaryScreen(Dialog[None]):
+#: What the deal's summary answers when you go back to the table instead of on to the next deal.
+STAY = "stay"
+
+
+class DealSummaryScreen(Dialog[str | None]):
     """Both sides' tricks and points, how the deal ended, the cards left in hand, and the score sheet.
 
     Drawn from your view of the finished deal (which then reveals both hands) and the table's events.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,n,space,escape", "close", "continue", key_display="⏎"),
+        Binding("enter,n,space", "close", "continue", key_display="⏎"),
+        Binding("escape", "stay", "back to the table", key_display="Esc"),
     ]
 
     def __init__(self, view: View, events: Sequence[Event], names: tuple[str, str], style: CardStyle, *,
@@ -428,10 +433,14 @@ class DealSummaryScreen(Dialog[None]):
                     who = names[ended[-1].data["winner"]]
                     yield Static(Text(f"{_says(who, 'win', 'wins')} the Bummerl!", style="bold green"))
                 saved = _SAVED if self.saved else _NOT_SAVED
-                yield Label(f"Enter: continue   q: quit{saved}", classes="hint")
+                yield Label(f"Enter: continue   Esc: the table   q: quit{saved}", classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_stay(self) -> None:
+        """Back to the finished deal's table and log (Enter shows this again, then the next deal)."""
+        self.dismiss(STAY)
 
 
 class AnalysisScreen(Dialog[None]):
