@@ -12,6 +12,7 @@ from helpers.web import (
     browser_fixture,
     browser_or_skip,
     new_page,
+    play_a_card,
     server_fixture,
     with_settings,
 )
@@ -177,7 +178,7 @@ def test_on_a_phone_the_page_stays_put_while_the_log_grows_and_the_summary_opens
         # (a trick it took stays on the table a moment). Clicked as a tap does, not scrolling to the card
         # as Playwright's click would.
         where = page.evaluate("window.scrollY")
-        page.locator("#hand button.card:not(.unplayable)").first.dispatch_event("click")
+        play_a_card(page, tap=True)
         expect(p.game()).not_to_have_attribute("data-tricks", tricks or "")
         page.wait_for_function("document.getElementById('game').dataset.turn === 'me' || "
                                "!document.getElementById('modal').hidden")

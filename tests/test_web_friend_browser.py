@@ -36,6 +36,7 @@ from helpers.web import (
     choose_name,
     hidden_from,
     new_page,
+    play_a_card,
     with_settings,
 )
 
@@ -379,7 +380,7 @@ def test_a_stale_error_gives_way_to_the_turn_and_a_silent_network_drop_is_found(
         mover, waiter = (ann, bob) if ann.game().get_attribute("data-turn") == "me" else (bob, ann)
         waiter.page.locator("#hand button.card").first.click()
         expect(waiter.page.locator("#status")).to_contain_text(f"Wait — it is {mover.name}'s turn")
-        mover.page.locator("#hand button.card:not(.unplayable)").first.click()
+        play_a_card(mover.page)
         expect(waiter.game()).to_have_attribute("data-turn", "me")
         expect(waiter.page.locator("#status")).not_to_contain_text("Wait")
         expect(waiter.page.locator("#status")).to_contain_text("your card")

@@ -16,7 +16,7 @@ import pytest
 
 from bummerl.server import create_app
 from bummerl.server.online import KEY_HEADER
-from helpers.web import CHROMIUM, CHROMIUM_ARGS, browser_or_skip, serving_in_thread
+from helpers.web import CHROMIUM, CHROMIUM_ARGS, browser_or_skip, play_a_card, serving_in_thread
 
 playwright_api = browser_or_skip()
 expect = playwright_api.expect
@@ -125,7 +125,7 @@ def test_a_friend_away_on_their_turn_is_said_away_not_thinking(page: Any, server
     game = page.locator("#game")
     expect(game).to_have_attribute("data-turn", re.compile("^(me|opponent)$"))
     if game.get_attribute("data-turn") == "me":
-        page.locator("#hand button.card:not(.unplayable)").first.click()
+        play_a_card(page)
     expect(game).to_have_attribute("data-turn", "opponent")
     status = page.locator("#status")
     expect(status).to_have_text("Bob is away — it is their turn")  # one state: not "Bob is thinking…" too
@@ -152,7 +152,7 @@ def test_a_friend_who_is_here_but_never_moves_may_have_the_bummerl_claimed(page:
         bob.new_page().goto(made["friend"]["url"])
         expect(page.locator("#presence")).to_have_attribute("data-away", "false")
         if game.get_attribute("data-turn") == "me":
-            page.locator("#hand button.card:not(.unplayable)").first.click()
+            play_a_card(page)
         expect(page.locator("#status")).to_have_text("Bob is thinking…")
         clock.now += 180  # as long as an absence is shown: said, with the countdown to the claim
         expect(page.locator("#away")).to_contain_text("Bob has not moved for a long while.")

@@ -20,7 +20,15 @@ import pytest
 from bummerl.server import create_app
 from bummerl.server.limits import Limits
 from bummerl.server.online import KEY_HEADER
-from helpers.web import SETTINGS, browser_fixture, browser_or_skip, choose_name, new_page, serving_in_thread
+from helpers.web import (
+    SETTINGS,
+    browser_fixture,
+    browser_or_skip,
+    choose_name,
+    new_page,
+    play_a_card,
+    serving_in_thread,
+)
 
 playwright_api = browser_or_skip()
 expect = playwright_api.expect
@@ -96,7 +104,7 @@ def test_at_instant_speed_a_trick_the_computer_takes_is_shown_before_its_next_le
                 break
             assert game.get_attribute("data-phase") == "playing", "the computer took no trick"
             tricks = int(game.get_attribute("data-tricks") or 0)
-            page.locator("#hand button.card:not(.unplayable)").first.click()
+            play_a_card(page)
             expect(game).to_have_attribute("data-tricks", str(tricks + 1))  # each card here ends a trick
         shown = [captions[i + 1][1] - captions[i][1] for i in taken]
         assert min(shown) >= 600, shown  # (it was drawn for 0-15 ms, cleared by the computer's lead)
@@ -202,7 +210,7 @@ def claim_when_offered(page: Any) -> int:
             page.click('[data-confirm="claim"]')
             return points
         tricks = game.get_attribute("data-tricks")
-        page.locator("#hand button.card:not(.unplayable)").first.click()
+        play_a_card(page)
         page.wait_for_function(f"() => document.getElementById('game').dataset.tricks !== '{tricks}'")
 
 

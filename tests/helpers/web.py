@@ -153,6 +153,27 @@ _FRENCH = re.compile(r"(10|[9JQKA])([♣♦♥♠])")
 _SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 
+def play_a_card(page: Any, *, tap: bool = False) -> None:
+    """Play one card of the hand, as a player would click it (``tap``: the click event alone, as a finger
+    gives it, without Playwright scrolling to the card). A click on the king or queen of a marriage one may
+    declare declares it first, so another card is taken when there is one; else the marriage is declared
+    and its card led with a second click."""
+    cards = page.locator("#hand button.card:not(.unplayable)")
+    plain = cards.filter(has_not_text="declares its marriage first")
+    marriage_only = plain.count() == 0
+
+    def press(card: Any) -> None:
+        if tap:
+            card.dispatch_event("click")
+        else:
+            card.click()
+
+    press(cards.first if marriage_only else plain.first)
+    if marriage_only:
+        page.wait_for_function("document.getElementById('status').textContent.includes('of your marriage')")
+        press(cards.first)
+
+
 def cards_mentioned(value: Any) -> set[str]:
     """Every card a JSON value names: card codes (``"QH"``, ``"play QH"``) and French card names in texts
     (``"Q♥"``, ``"10♠"``)."""
