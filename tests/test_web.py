@@ -31,9 +31,10 @@ server = server_fixture("web")
 class Page:
     """A page of the game, with the console's errors collected."""
 
-    def __init__(self, browser: Any, server: ServerProcess, width: int = 1280, height: int = 800) -> None:
+    def __init__(self, browser: Any, server: ServerProcess, width: int = 1280, height: int = 800,
+                 **options: Any) -> None:
         self.errors: list[str] = []
-        self.page = new_page(browser, TIMEOUT, width=width, height=height, errors=self.errors)
+        self.page = new_page(browser, TIMEOUT, width=width, height=height, errors=self.errors, **options)
         self.context = self.page.context
         expect.set_options(timeout=TIMEOUT)
         with_settings(self.page, server)
@@ -141,13 +142,15 @@ def test_under_marriage_leads_king_the_page_asks_for_the_king_alone(browser: Any
 
 def test_a_reload_mid_deal_continues_on_a_phone(browser: Any, server: ServerProcess) -> None:
     game = server.post("/api/games", {"rules": "sixty-six", "level": "easy", "seed": 7, "cards": "german"})
-    p = Page(browser, server, 360, 740)
+    p = Page(browser, server, 360, 740, has_touch=True, is_mobile=True)
     page = p.page
     page.goto(game["url"])
     p.wait_my_turn()
+    expect(page.locator("#status")).to_contain_text("tap")  # no "1–5 or click" on a phone (a play-test)
+    expect(page.locator("#status")).not_to_contain_text("click")
     for _ in range(2):
         tricks = int(p.game().get_attribute("data-tricks"))
-        page.locator("#hand button.card").first.click()
+        play_a_card(page)
         p.wait_my_turn(tricks + 1)
     before_hand, before_log = p.hand(), page.locator("#log li").count()
     page.reload()
@@ -156,7 +159,7 @@ def test_a_reload_mid_deal_continues_on_a_phone(browser: Any, server: ServerProc
     expect(page.locator("#log li")).to_have_count(before_log)
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 360  # no sideways scrolling
     tricks = int(p.game().get_attribute("data-tricks"))
-    page.locator("#hand button.card").first.click()
+    play_a_card(page)
     expect(p.game()).not_to_have_attribute("data-tricks", str(tricks))
     assert p.errors == []
     p.close()

@@ -570,12 +570,16 @@ function prompt() {
     const due = acts.filter((a) => a.startsWith("play ")).length > 1 ? "king or queen" : "king";
     return setStatus(`Lead the ${due} of your marriage (${suitName(deal.married, style())})${acts.includes("claim") ? " — or claim 66 (g)" : ""}`);
   }
-  if (marryMode) return setStatus("Which marriage? Press the number of its king or queen, or click it (Esc cancels)");
+  // On a touch screen a card is tapped, and no key is at hand (a play-test: "1–5 or click" on a phone).
+  const touch = window.matchMedia("(pointer: coarse)").matches;
+  if (marryMode) return setStatus(touch ? "Which marriage? Tap its king or queen" : "Which marriage? Press the number of its king or queen, or click it (Esc cancels)");
   const keys = deal.hand.length > 5 ? "1–5, 0" : `1–${deal.hand.length}`;
-  if (deal.lead) return setStatus(`${name(1 - seat)} led ${cardName(deal.lead, style())}: your card (${keys} or click)`);
+  const how = touch ? "tap it" : `${keys} or click`;
+  if (deal.lead) return setStatus(`${name(1 - seat)} led ${cardName(deal.lead, style())}: your card (${how})`);
   const extras = [["exchange (x)", "exchange"], ["close (c)", "close"], ["claim 66 (g)", "claim"]].filter(([, a]) => acts.includes(a)).map(([k]) => k);
   if (acts.some((a) => a.startsWith("marry"))) extras.push("declare a marriage (m)");
-  setStatus(`Your lead: play a card (${keys} or click)${extras.length ? "; or " + extras.join(", ") : ""}`);
+  const more = extras.map((e) => (touch ? e.replace(/ \(.\)$/, "") : e));  // the buttons below, without keys
+  setStatus(`Your lead: ${touch ? "tap a card to play it" : `play a card (${how})`}${more.length ? "; or " + more.join(", ") : ""}`);
 }
 
 // ----------------------------------------------------------------------------- acting
@@ -907,7 +911,7 @@ function showSettings() {
 function showHelp() {
   const flags = (view && view.flags) || {};
   const sixtySix = view ? view.sixty_six : true;
-  const keys = [["1–5", "play the card in that place (the king or queen of a marriage you may declare declares it first; press again to lead)"],
+  const keys = [["1–5", "play the card in that place, as a click on it does (the king or queen of a marriage you may declare declares it first; press or click again to lead)"],
     sixtySix ? ["0", "play your sixth card"] : null,
     ["x", view ? `exchange the trump ${sixtySix ? "nine" : "jack"}` : "exchange the trump jack (the nine in Sixty-Six)"],
     flags.allow_close === false ? null : ["c", "close the talon (asks first)"], ["m", "declare a marriage (20 or 40)"],
@@ -920,6 +924,7 @@ function showHelp() {
     off ? h("p", { class: "hint", text: "Single-key shortcuts are off (Settings): Tab and Enter reach every card and button." }) : null,
     h("table", { class: "keys" }, ...keys.map(([k, t]) => h("tr", {}, h("td", {}, h("kbd", { text: k })), h("td", { text: t })))),
     h("p", { class: "hint", text: "With a screen reader, these keys work in its focus mode; or turn them off in Settings and use Tab and Enter." }),
+    h("p", {}, h("a", { href: "/rules", target: "_blank", rel: "noopener", text: "The rules of the game" }), " (a new tab)"),
   ], [button("Close", closeModal, { primary: true })]);
 }
 
