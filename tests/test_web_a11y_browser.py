@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from helpers.web import SETTINGS, ServerProcess, browser_fixture, browser_or_skip, new_page
+from helpers.web import SETTINGS, ServerProcess, browser_fixture, browser_or_skip, new_page, play_a_card
 
 playwright_api = browser_or_skip()
 expect = playwright_api.expect
@@ -300,3 +300,25 @@ def test_the_invitation_says_who_invites_and_to_what_before_a_name_is_chosen(pag
     said = page.locator("#online-status")
     expect(said).to_contain_text("Cleo (")
     expect(said).to_contain_text("invites you to a Bummerl: tompa · unrated. Choose a name")
+
+
+def test_after_a_move_the_focus_is_on_a_card_that_may_be_played(page: Any, server: ServerProcess) -> None:
+    # A play-test: the focus went back to the card in the same place even when it could not be played
+    # (strict following once the talon is used up), and Enter on it only gave an error.
+    open_game(page, server, level="medium", dealer=0)  # the computer leads, with the strong hand
+    game = page.locator("#game")
+    checked = 0
+    while game.get_attribute("data-phase") == "playing" and page.locator("#hand button.card").count():
+        page.wait_for_function("() => document.getElementById('game').dataset.turn === 'me' || "
+                               "document.getElementById('game').dataset.phase !== 'playing'")
+        if game.get_attribute("data-phase") != "playing" or not page.locator("#hand button.card").count():
+            break
+        if page.locator("#hand button.card.unplayable").count():
+            assert focused(page)["hand"]
+            assert not page.evaluate("document.activeElement.classList.contains('unplayable')")
+            checked += 1
+        tricks = game.get_attribute("data-tricks")
+        play_a_card(page)
+        page.wait_for_function(f"() => document.getElementById('game').dataset.tricks !== '{tricks}' || "
+                               "document.getElementById('game').dataset.phase !== 'playing'")
+    assert checked  # hands with cards that may not be played were met

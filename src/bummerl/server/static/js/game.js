@@ -417,14 +417,17 @@ function focusPlace() {
   return null;
 }
 
-/** Focus back where it was: the same action, else the card now in the same place, else the first card that
- *  may be played, else the hand itself. */
+/** Focus back where it was: the same action, else the card that may be played nearest the same place (never
+ *  one that may not: Enter on it only gave an error, a play-test), else the first action, else the hand. */
 function restoreFocus(place) {
   if (!place || !$("modal").hidden) return;
   const cards = [...$("hand").querySelectorAll("button.card")];
-  const same = place.action && [...$(place.area).querySelectorAll("[data-action]")].find((b) => b.dataset.action === place.action);
-  const target = same || (place.area === "hand" && place.index >= 0 ? cards[Math.min(place.index, cards.length - 1)] : null) ||
-    cards.find((c) => !c.classList.contains("unplayable")) || $("actions").querySelector("button") || $("hand");
+  const same = place.action && [...$(place.area).querySelectorAll("[data-action]")]
+    .find((b) => b.dataset.action === place.action && !b.classList.contains("unplayable"));
+  const at = place.area === "hand" && place.index >= 0 ? Math.min(place.index, cards.length - 1) : 0;
+  const playable = cards.map((c, i) => [c, i]).filter(([c]) => !c.classList.contains("unplayable"))
+    .sort(([, i], [, j]) => Math.abs(i - at) - Math.abs(j - at) || i - j);
+  const target = same || (playable.length ? playable[0][0] : null) || $("actions").querySelector("button") || $("hand");
   if (target !== document.activeElement) target.focus({ preventScroll: true });
 }
 
