@@ -206,7 +206,7 @@ def test_a_server_restart_mid_deal_continues(browser: Any, tmp_path: Path) -> No
         page = p.page
         page.goto(game["url"])
         p.wait_my_turn()
-        page.locator("#hand button.card").first.click()
+        play_a_card(page)
         p.wait_my_turn(1)
         before = p.hand()
         server.stop()
@@ -215,7 +215,7 @@ def test_a_server_restart_mid_deal_continues(browser: Any, tmp_path: Path) -> No
         expect(p.game()).to_have_attribute("data-connected", "true")
         p.wait_my_turn(1)
         assert p.hand() == before
-        page.locator("#hand button.card").first.click()
+        play_a_card(page)
         p.wait_my_turn(2)
         assert [e for e in p.errors if "WebSocket" not in e] == []
         p.close()

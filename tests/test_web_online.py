@@ -14,6 +14,7 @@ from helpers.web import (
     browser_or_skip,
     choose_name,
     new_page,
+    play_a_card,
     server_fixture,
     with_settings,
 )
@@ -85,7 +86,7 @@ def test_two_friends_play_by_clicks_and_one_reloads(browser: Any, server: Server
         """Whoever's turn it is clicks their first playable card; both pages show it."""
         who = mover()
         before = who.page.locator("#log li").count()
-        who.page.locator('#hand [data-action^="play "]').first.click()
+        play_a_card(who.page)  # (a click on a marriage's king or queen would declare it)
         for p in (ann, bob):
             expect(p.page.locator("#log li")).not_to_have_count(before)
 

@@ -158,23 +158,53 @@ def test_the_present_player_sees_away_and_may_claim_only_after_the_time(client: 
     assert rematch.status_code == 200 and rematch.json()["seat"] == 0
 
 
-def test_nobody_claims_the_bummerl_from_a_host_who_never_opened_the_game(client: TestClient,
-                                                                         clock: FakeClock) -> None:
+def test_a_host_who_never_opened_the_game_may_have_it_claimed_only_after_the_long_wait(
+        client: TestClient, clock: FakeClock) -> None:
     # A browser play-test: Ann made the invitation and stayed on /friend; Bob took the seat, saw "Ann is
-    # away", claimed three minutes later and won the rated Bummerl, Ann never shown the game.
-    _, _, anns, bobs = pair(client)
+    # away", claimed three minutes later and won the rated Bummerl, Ann never shown the game. Nor may a host
+    # who never comes hold the taker's game for ever (the review of that fix): 3 x away_after from the taking.
+    _, _, _, bobs = pair(client)
     with socket(client, bobs) as b:
         anns_seat = next_of(b, "view")["presence"]["seats"][0]
-        assert anns_seat["opened"] is False and anns_seat["claim_in_ms"] is None
-        clock.advance(10 * AWAY)
+        assert anns_seat["opened"] is False and anns_seat["claim_in_ms"] == 3 * AWAY * 1000
+        clock.advance(3 * AWAY - 1)
         refused = claim(client, bobs)
-        assert refused.status_code == 409 and "Ann has not opened this game yet" in refused.json()["error"]
+        assert refused.status_code == 409
+        assert "Ann has not opened this game yet: you may claim the Bummerl in 1 s" in refused.json()["error"]
+        clock.advance(1)
+        assert claim(client, bobs).status_code == 200
+
+
+def test_a_host_who_opened_the_game_once_has_the_usual_away_time(client: TestClient,
+                                                                 clock: FakeClock) -> None:
+    _, _, anns, bobs = pair(client)
+    with socket(client, bobs) as b:
+        next_of(b, "view")
         with socket(client, anns):  # Ann opens it once, and leaves
             next_of(b, "presence", lambda m: m["seats"][0]["present"])
         gone = next_of(b, "presence", lambda m: m["seats"][0]["away"])["seats"][0]
         assert gone["opened"] and gone["claim_in_ms"] == 180_000
         clock.advance(AWAY)
         assert claim(client, bobs).status_code == 200
+
+
+def test_a_stall_counts_only_while_both_are_at_the_table(client: TestClient, clock: FakeClock) -> None:
+    # The review: a host who waited ten minutes at the table, alone, could claim at once from the friend who
+    # had just sat down (or a taker from the host whose first turn it was); nor does waiting out the
+    # other's absence count against the one to move.
+    _, _, anns, bobs = pair(client)
+    with socket(client, anns) as a:
+        next_of(a, "view")
+        clock.advance(10 * AWAY)  # Bob took the seat but is away; Ann waits
+        with socket(client, bobs) as b:
+            mover = next_of(b, "view")["waiting_for"]
+            seats = [anns, bobs]
+            refused = claim(client, seats[1 - mover])
+            assert refused.status_code == 409, refused.text  # the stall starts when both are here
+            clock.advance(3 * AWAY - 1)
+            assert claim(client, seats[1 - mover]).status_code == 409
+            clock.advance(1)
+            assert claim(client, seats[1 - mover]).status_code == 200
 
 
 @pytest.mark.parametrize("clock_control", [None, "60+0"])
@@ -209,6 +239,28 @@ def test_a_player_who_sits_at_the_table_and_never_moves_may_have_the_bummerl_cla
         now_to_move = moved["waiting_for"]
         assert claim(client, seats[1 - now_to_move]).status_code == 200
         assert claim(client, seats[now_to_move]).json()["winner"] == 1 - now_to_move  # (the same end)
+
+
+def test_a_stall_in_a_later_deal_is_announced_too(client: TestClient, clock: FakeClock) -> None:
+    # The review: the server stopped looking at the end of a deal and never looked again, so a stall (or a
+    # clock running out) after "next deal" was never announced.
+    import random
+
+    _, _, anns, bobs = pair(client)
+    rng = random.Random(5)
+    with socket(client, anns) as a, socket(client, bobs) as b:
+        sockets = [a, b]
+        views = [next_of(s, "view") for s in sockets]
+        while views[0]["deal_number"] == 1:
+            actor = 0 if views[0]["phase"] == "deal_over" else views[0]["waiting_for"]
+            legal = views[actor]["deal"]["legal"]
+            sockets[actor].send_json({"type": "act", "action": "next" if views[0]["phase"] == "deal_over"
+                                      else rng.choice(legal)})
+            views = [next_of(s, "view") for s in sockets]
+        mover = views[0]["waiting_for"]
+        clock.advance(AWAY)
+        shown = next_of(sockets[1 - mover], "presence", lambda m: m["seats"][mover]["stalled"])
+        assert shown["seats"][mover]["claim_in_ms"] == 2 * AWAY * 1000
 
 
 def test_nobody_claims_a_rematch_from_a_player_who_never_opened_it(tmp_path: Path, clock: FakeClock) -> None:
@@ -318,11 +370,11 @@ def test_the_absent_player_coming_back_cancels_the_claim(client: TestClient, clo
             back = next_of(a, "presence", lambda m: m["seats"][1]["present"])
             refused = claim(client, anns)
             assert not back["can_claim"] and refused.status_code == 409
-            if bobs_turn:  # coming back is no move: 200 s of his turn are gone, 340 s are left
-                assert back["seats"][1]["stalled"] and back["seats"][1]["claim_in_ms"] == 340_000
+            assert back["seats"][1]["claim_in_ms"] is None and not back["seats"][1]["stalled"]
+            if bobs_turn:  # his absence does not count as a stall: that counts only with both here
                 assert "without moving only a short while" in refused.json()["error"]
             else:
-                assert back["seats"][1]["claim_in_ms"] is None and "Bob is here" in refused.json()["error"]
+                assert "Bob is here" in refused.json()["error"]
 
 
 def test_the_countdown_starts_when_the_friend_takes_the_seat(client: TestClient, clock: FakeClock) -> None:

@@ -75,3 +75,17 @@ def test_a_damaged_key_file_is_refused_in_one_line(tmp_path: Path) -> None:
     (tmp_path / SECRET_NAME).write_text("not a key\n")
     with pytest.raises(StoreError, match=r"key file .* is damaged: move it away"):
         WebStore(tmp_path)
+
+
+def test_servers_starting_at_once_share_one_key(tmp_path: Path) -> None:
+    # The review: the key file was made empty and written after; a second start in between read it as
+    # damaged (and its advice, to move the file away, would have lost the first one's key).
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bummerl.server.web_store import _seal_key
+
+    path = tmp_path / SECRET_NAME
+    with ThreadPoolExecutor(8) as pool:
+        keys = set(pool.map(lambda _: _seal_key(path), range(32)))
+    assert len(keys) == 1 and path.read_text().strip() == keys.pop().hex()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [SECRET_NAME]  # no file of its making is left

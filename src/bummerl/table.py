@@ -436,7 +436,8 @@ class Table:
     def pass_words(self, seat: int) -> str | None:
         """What a pass after the last trick would do for ``seat``, in words (None while it may not pass):
         the engine plays it on a copy of the deal, this only words the outcome. Without ``open_tricks`` a
-        Sixty-Six pass is not foretold (it would tell who has more points).
+        Sixty-Six pass is not foretold unless the talon was closed (it would tell who has more points; after
+        a close the closer has failed, scored by the tricks at the close).
 
         >>> table = Table(Rules.preset("standard"), (Seat("You"), Seat("Computer")), seed=7)
         >>> table.pass_words(0) is None
@@ -445,7 +446,7 @@ class Table:
         if self.deal.to_move != seat or not self.deal.is_legal("pass"):
             return None
         rules = self.rules
-        if rules.sixty_six and not rules.open_tricks:
+        if rules.sixty_six and not rules.open_tricks and self.deal.closed_by < 0:
             return "pass (p): the last trick counts 10 more and more points win"
         after = self.deal.copy()
         after.apply("pass")

@@ -47,6 +47,7 @@ from bummerl.server.limits import LimitReached, Limits, check_games_in_progress
 from bummerl.server.players import FriendGame, Player, Players
 from bummerl.server.presence import (
     AWAY_AFTER,
+    LEAST_STALL,
     STALLED_AFTER,
     Clock,
     Clocks,
@@ -114,6 +115,8 @@ class FriendTable(LiveGame):
         self._timer: asyncio.TimerHandle | None = None
         self._claimable = (False, False)
         self._stalled = (False, False)
+        #: A rematch: its player who did not ask for it and never came may not have it claimed from them.
+        self.rematch = online.players.is_rematch(session.id)
         self._ending: set[asyncio.Task[None]] = set()
         #: Held by an action, a claim or a loss on time from its check to its end, so they never cross.
         self._turn = asyncio.Lock()
@@ -123,8 +126,12 @@ class FriendTable(LiveGame):
         self.table.take_seat(seat, name)
         self.seats = (self.seats[0], SeatSpec(name)) if seat == 1 else (SeatSpec(name), self.seats[1])
         self.tokens[seat] = token
+        now = self.online.clock()
         if not self._connected(seat):  # the countdown starts now, not when the invitation was made
-            self.presence.away_since[seat] = self.online.clock()
+            self.presence.away_since[seat] = now
+        if self.presence.away_since[1 - seat] is not None:  # (a host who never opened it: from now too)
+            self.presence.away_since[1 - seat] = now
+        self.presence.new_turn(now)  # the first turn begins
         if self.clocks is not None:
             self.clocks.switch(self._clock_seat(), self.online.clock(), moved=False)
         self.broadcast_log()  # (its opening line named the free seat; nobody watches before it is taken)
@@ -149,11 +156,12 @@ class FriendTable(LiveGame):
         """After an action is stored and before it is shown: the clocks move on (the mover's stops, with
         the increment; the next mover's starts) and are saved; a rated game is rated once it is over (so
         both players see the new ratings as soon as they see the end)."""
-        self.presence.turn_since = self.online.clock()  # the next player's turn begins
+        self.presence.new_turn(self.online.clock())  # the next player's turn begins
         if self.clocks is not None:
             self.clocks.switch(self._clock_seat(), self.online.clock())
             await self.save_clocks()
         await self.saved()
+        self.schedule()  # a clock, an absence or a stall to watch again (it stopped between deals)
 
     async def saved(self) -> None:
         """Once the end of a rated game is stored (now, or by a later retry of a failed save), rate it; a
@@ -197,17 +205,29 @@ class FriendTable(LiveGame):
 
     def gone(self, seat: int) -> tuple[float, float] | None:
         """Since when ``seat`` has left the game, and after how many seconds of it the other may claim the
-        Bummerl (None: it has not): away (no connection) after the server's ``away_after``; or, in a game
-        without clocks, present but not moving on its turn after :data:`STALLED_AFTER` times that (an
-        attacker took invitations and sat at each without ever moving, for good)."""
+        Bummerl (None: it has not, or may never be claimed from): away (no connection) after the server's
+        ``away_after``; a host who never opened the game, since the friend took the seat, after
+        :meth:`stall_limit` (a rematch's player who never came: never); or, in a game without clocks, here
+        but not moving on its turn for :meth:`stall_limit` seconds spent with both at the table (an attacker
+        took invitations and sat at each without moving, for good; going and coming back does not start it
+        afresh)."""
         if not self.started or self.over:
             return None
         since = self.presence.away_since[seat]
+        if not self.presence.opened[seat]:
+            return None if self.rematch or since is None else (since, self.stall_limit)
         if since is not None:
             return since, self.online.away_after
         if self.clocks is None and self.table.waiting_for == seat:
-            return self.presence.turn_since, STALLED_AFTER * self.online.away_after
+            now = self.online.clock()
+            return now - self.presence.stall(now), self.stall_limit
         return None
+
+    @property
+    def stall_limit(self) -> float:
+        """Seconds a stall lasts before the other may claim: :data:`STALLED_AFTER` times ``away_after``,
+        at least :data:`LEAST_STALL`."""
+        return max(LEAST_STALL, STALLED_AFTER * self.online.away_after)
 
     def stalled(self, seat: int, now: float) -> bool:
         """True when ``seat`` is here but has not moved on its turn for as long as an absence is shown."""
@@ -217,10 +237,9 @@ class FriendTable(LiveGame):
 
     def can_claim(self, seat: int, now: float) -> bool:
         """True when ``seat`` may claim the Bummerl now: both seats taken, nobody has won, ``seat`` is here
-        and the other, who has opened the game, has left it long enough (:meth:`gone`)."""
+        and the other has left the game long enough (:meth:`gone`)."""
         gone = self.gone(1 - seat)
-        return (self.presence.present(seat) and gone is not None and self.presence.opened[1 - seat]
-                and now - gone[0] >= gone[1])
+        return self.presence.present(seat) and gone is not None and now - gone[0] >= gone[1]
 
     def presence_json(self, seat: int | None) -> dict[str, Any]:
         """Who is here, the countdowns and the clocks as seen by ``seat`` (None: a spectator): the
@@ -228,14 +247,15 @@ class FriendTable(LiveGame):
         now = self.online.clock()
         seats = []
         for s in (0, 1):
-            gone, stalled = self.gone(s), self.stalled(s, now)
-            away = gone is not None and (not self.presence.present(s) or stalled)
-            opened = self.presence.opened[s]
+            gone, stalled, since = self.gone(s), self.stalled(s, now), self.presence.away_since[s]
+            absent = self.started and not self.over and since is not None
+            away = absent or stalled
+            start = since if absent else (gone[0] if gone else None)
             seats.append({"present": self.presence.present(s), "away": away, "stalled": stalled,
-                          "opened": opened,
-                          "away_ms": math.floor((now - gone[0]) * 1000) if away and gone else None,
+                          "opened": self.presence.opened[s],
+                          "away_ms": math.floor((now - start) * 1000) if away and start is not None else None,
                           "claim_in_ms": (math.ceil(max(0.0, gone[0] + gone[1] - now) * 1000)
-                                          if away and opened and gone else None)})
+                                          if away and gone else None)})
         names = self.names()
         return {"seats": seats, "away_after_ms": round(self.online.away_after * 1000),
                 "clocks": None if self.clocks is None else self.clocks.to_json(now),
@@ -380,15 +400,15 @@ class FriendTable(LiveGame):
         if not self.presence.present(seat):
             raise BummerlError("open the game to claim it")
         gone, other = self.gone(1 - seat), self.table.name(1 - seat)
+        opened = self.presence.opened[1 - seat]
         if gone is None:
-            raise BummerlError(f"{other} is here: there is nothing to claim")
-        if not self.presence.opened[1 - seat]:
-            raise BummerlError(f"{other} has not opened this game yet: there is nothing to claim")
+            why = "has not opened this game yet" if not opened else "is here"
+            raise BummerlError(f"{other} {why}: there is nothing to claim")
         wait = gone[0] + gone[1] - self.online.clock()
         if wait > 0:
-            how = "away" if not self.presence.present(1 - seat) else "without moving"
-            raise BummerlError(f"{other} has been {how} only a short while: you may claim the Bummerl "
-                               f"in {math.ceil(wait)} s")
+            how = ("has not opened this game yet" if not opened else "has been away only a short while"
+                   if not self.presence.present(1 - seat) else "has been without moving only a short while")
+            raise BummerlError(f"{other} {how}: you may claim the Bummerl in {math.ceil(wait)} s")
         await self._finish(seat, "abandoned")
         assert self.end is not None
         return self.end
@@ -639,6 +659,9 @@ class Online:
                 game.presence.opened[unasked] = False  # (the table join brings back reads it from the store)
                 await self.join(game.friend.invite, second)
                 await self.hub._admin(self.players.set_rematch, friend.game_id, game.id)
+                live = self.hub.live.get(game.id)
+                if isinstance(live, FriendTable):  # (loaded by the join above, before the link was written)
+                    live.rematch = True
                 friend = self.players.friend_game(game_id=friend.game_id) or friend
                 old = self.hub.live.get(friend.game_id)  # the finished game's pages hear of the offer
                 if isinstance(old, FriendTable):

@@ -217,6 +217,10 @@ class Players:
                            "ORDER BY g.created DESC LIMIT 100", (host.id,) if host is not None else ())
         return [_friend(r) for r in rows]
 
+    def is_rematch(self, game_id: str) -> bool:
+        """True when this friend game is the rematch of another (made by one player, seating both)."""
+        return bool(self._query("SELECT 1 FROM web_friend_games WHERE rematch = ? LIMIT 1", (game_id,)))
+
     def friend_game(self, *, invite: str = "", game_id: str = "") -> FriendGame | None:
         """The friend game of an invitation code or a game id, or None."""
         column, value = ("invite", invite) if invite else ("game_id", game_id)

@@ -36,14 +36,17 @@ from bummerl.errors import BummerlError
 from bummerl.server.web_store import WebStore
 from bummerl.store import StoreError, shown_id
 
-__all__ = ["AWAY_AFTER", "END_REASONS", "STALLED_AFTER", "Clock", "Clocks", "End", "EndReason", "Presence",
-           "TimeControl", "TimeStore"]
+__all__ = ["AWAY_AFTER", "END_REASONS", "LEAST_STALL", "STALLED_AFTER", "Clock", "Clocks", "End", "EndReason",
+           "Presence", "TimeControl", "TimeStore"]
 
 #: Seconds a seat must have been away before the other player may claim the Bummerl (3 minutes).
 AWAY_AFTER = 180.0
 #: In a game without clocks, a player who is here but does not move on their turn for this many times
-#: ``AWAY_AFTER`` (9 minutes) may have the Bummerl claimed from them, as if away.
+#: ``AWAY_AFTER`` (9 minutes), while the other is here too, may have the Bummerl claimed from them, as if
+#: away; so may a host who never opened the game, once their friend took the seat. At least
+#: :data:`LEAST_STALL` seconds, whatever ``away_after`` is.
 STALLED_AFTER = 3
+LEAST_STALL = 60.0
 #: Seconds since the epoch (``time.time``); tests give a clock of their own.
 Clock = Callable[[], float]
 #: Why a friend game ended away from the table: the present player claimed it, or a clock ran out.
@@ -199,14 +202,17 @@ class Presence:
 
     away_since: list[float | None]
     opened: list[bool]
-    #: Since when the player to move has had the turn (the last action, the start, the game's load).
-    turn_since: float = 0.0
+    #: Seconds of the current turn spent with both players here, before :attr:`stall_from` (a stall counts
+    #: only while both are at the table, and a player who goes and comes back does not start it afresh).
+    stall_spent: float = 0.0
+    #: Since when both have been here during the current turn (None: one of them is away).
+    stall_from: float | None = None
 
     @classmethod
     def start(cls, now: float, opened: Sequence[bool] = (False, False)) -> Presence:
         """Nobody connected yet: both seats away since ``now``; ``opened``: whether each seat's player has
         come to the table (see :class:`Presence`)."""
-        return cls([now, now], list(opened), now)
+        return cls([now, now], list(opened))
 
     def update(self, connected: Sequence[bool], now: float) -> bool:
         """Whether each seat has a connection now; True when a seat came back or went away."""
@@ -217,7 +223,28 @@ class Presence:
             if here != (self.away_since[seat] is None):
                 self.away_since[seat] = None if here else now
                 changed = True
+        both = self.away_since[0] is None and self.away_since[1] is None
+        if both and self.stall_from is None:
+            self.stall_from = now
+        elif not both and self.stall_from is not None:
+            self.stall_spent += now - self.stall_from
+            self.stall_from = None
         return changed
+
+    def new_turn(self, now: float) -> None:
+        """A turn begins (an action, the game's start): its stall counts from nothing.
+
+        >>> p = Presence.start(0.0)
+        >>> _ = p.update([True, True], 10.0); p.new_turn(20.0); _ = p.update([True, False], 50.0)
+        >>> _ = p.update([True, True], 500.0); p.stall(530.0)   # 30 s, then 30 s more: the absence not
+        60.0
+        """
+        self.stall_spent = 0.0
+        self.stall_from = now if self.away_since[0] is None and self.away_since[1] is None else None
+
+    def stall(self, now: float) -> float:
+        """Seconds of the current turn spent with both players here."""
+        return self.stall_spent + (now - self.stall_from if self.stall_from is not None else 0.0)
 
     def present(self, seat: int) -> bool:
         """True while ``seat`` has an open connection."""

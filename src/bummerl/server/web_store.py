@@ -32,6 +32,7 @@ import re
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -143,6 +144,7 @@ class WebStore:
         try:
             self._key = _seal_key(self.store.path.parent / SECRET_NAME)
             self._db.execute("PRAGMA foreign_keys = ON")
+            self._db.execute("PRAGMA secure_delete = ON")  # a replaced token leaves no trace in free pages
             self._reader.execute("PRAGMA query_only = ON")
             self._migrate()
             self._seal_plain_tokens()
@@ -358,28 +360,38 @@ def _b64(data: bytes) -> str:
 
 
 def _seal_key(path: Path) -> bytes:
-    """The key that seals the seat tokens, from its file (made, readable by its owner alone, when there is
-    none). A file that holds no key is refused in one line."""
-    for _ in range(2):
+    """The key that seals the seat tokens, from its file, made when there is none: written whole to a file
+    of its own (readable by its owner alone), then linked into place, so another process starting at the
+    same moment reads either no file or the whole key. A file that holds no key is refused in one line."""
+    for attempt in range(3):
         try:
             text = path.read_text(encoding="ascii", errors="replace").strip()
         except FileNotFoundError:
+            key = secrets.token_hex(32)
+            fresh = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
             try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            except FileExistsError:
-                continue  # another process made it meanwhile: read theirs
+                fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(fd, "w", encoding="ascii") as out:
+                    out.write(key + "\n")
+                    out.flush()
+                    os.fsync(out.fileno())
+                try:
+                    os.link(fresh, path)
+                except FileExistsError:
+                    continue  # another process made it meanwhile: read theirs
+                return bytes.fromhex(key)
             except OSError as err:
                 raise StoreError(f"cannot make the web's key file {path}: {err.strerror}") from None
-            with os.fdopen(fd, "w", encoding="ascii") as out:
-                key = secrets.token_hex(32)
-                out.write(key + "\n")
-                out.flush()
-                os.fsync(out.fileno())
-            return bytes.fromhex(key)
+            finally:
+                with contextlib.suppress(OSError):
+                    fresh.unlink()
         except OSError as err:
             raise StoreError(f"cannot read the web's key file {path}: {err.strerror}") from None
         if re.fullmatch(r"[0-9a-f]{64}", text):
             return bytes.fromhex(text)
+        if not text and attempt < 2:  # (an older bummerl's file being written): look again
+            time.sleep(0.2)
+            continue
         raise StoreError(f"the web's key file {path} is damaged: move it away (the links of games in "
                          "progress then stop working; each player gets a new one by opening the game again)")
     raise StoreError(f"cannot read the web's key file {path}")

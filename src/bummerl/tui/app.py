@@ -486,7 +486,8 @@ class BummerlApp(App[None]):
     def _summary_closed(self, result: object = None) -> None:
         table = self.session.table
         if result == STAY:  # Esc: a look at the finished deal first (a play-test found Esc went on)
-            self.status("The deal is over — press Enter for the summary and the next deal")
+            then = "the Bummerl's end" if table.phase == "game_over" else "the next deal"
+            self.status(f"The deal is over — press Enter for the summary and {then}")
             return
         if table.phase == "game_over":
             again = " — n plays again" if self.new_game is not None else ""

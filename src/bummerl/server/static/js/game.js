@@ -737,7 +737,7 @@ function confirmClaim() {
 function confirmPass() {
   const means = view.deal.pass_words ? ` If you pass, ${view.deal.pass_words.replace(/^pass \(p\): /, "")}.` : "";
   confirmFirst("pass", "Pass without claiming?",
-    `The deal is scored without a claim: with 66 or more, a claim scores at least as much.${means}${
+    `The deal is scored without a claim: with 66 or more, a claim scores at least as much (and if you closed, passing loses the deal).${means}${
       yourPoints()}`, "Pass");
 }
 

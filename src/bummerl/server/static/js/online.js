@@ -155,18 +155,20 @@ async function createInvitation(event) {
 }
 
 const FRIEND_POLL_MS = 3000;
+const FRIEND_POLL_FOR_MS = 30 * 60 * 1000;  // then the page stops asking (the player page lists the game)
 let awaiting = "";  // the newest invitation this page made (its link is the one shown)
 
 /** A host who stays on this page after inviting hears when the friend takes the seat (a play-test waited here
  *  while the friend played on alone): the page says so and points at the seat. */
-function awaitFriend(code) {
+function awaitFriend(code, since = Date.now()) {
   awaiting = code;
   setTimeout(async () => {
     if ($("online").dataset.state !== "invited" || awaiting !== code) return;  // the page moved on
+    if (Date.now() - since > FRIEND_POLL_FOR_MS) return;
     let seen = null;
     try { seen = await api(`/api/friends/${encodeURIComponent(code)}`); } catch { /* try again */ }
     if (awaiting !== code) return;
-    if (!seen || seen.seat_free) { awaitFriend(code); return; }
+    if (!seen || seen.seat_free) { awaitFriend(code, since); return; }
     status(`${seen.players[1]} has taken the seat: the game waits for you. Go to your seat.`);
     document.title = `${seen.players[1]} is here — bummerl`;
     $("play-link").focus();

@@ -119,18 +119,21 @@ function draw() {
     setText(clocks.control, ` (${state.clocks.control})`);
   }
   const unopened = away && state.seats[opp].opened === false;
-  const wait = away ? state.seats[opp].claim_in_ms - elapsed() : 0;
-  const may = state.can_claim || wait <= 0;
+  const claimable = away && state.seats[opp].claim_in_ms !== null && state.seats[opp].claim_in_ms !== undefined;
+  const wait = claimable ? state.seats[opp].claim_in_ms - elapsed() : 0;
+  const may = state.can_claim || (claimable && wait <= 0);
   show(awayLine, away);
-  show(claimLine, away && !unopened);
-  if (unopened) {
+  show(claimLine, claimable);
+  if (unopened && !claimable) {
     // A rematch seats the friend at once: until they open the game, nobody may claim it from them.
     setText(awayText, `${names[opp]} has not opened this game yet.`);
     show(awayWait, false);
     news.push(awayText.textContent);
   } else if (away) {
-    // Away (no connection), or here but not moving on their turn for a long while (a game without clocks).
-    const gone = state.seats[opp].stalled ? `${names[opp]} has not moved for a long while.` : `${names[opp]} is away.`;
+    // Away (no connection), a host who never opened the game, or here but not moving on their turn for a
+    // long while (a game without clocks).
+    const gone = state.seats[opp].stalled ? `${names[opp]} has not moved for a long while.`
+      : unopened ? `${names[opp]} has not opened this game yet.` : `${names[opp]} is away.`;
     setText(awayText, may ? `${gone} You may claim the Bummerl, or keep waiting.` : gone);
     show(awayWait, !may);
     if (!may) setText(countdown, mmss(wait));
