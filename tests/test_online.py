@@ -188,6 +188,7 @@ def test_a_rated_game_updates_both_ratings_once_and_an_unrated_one_none(client: 
     theirs = client.get("/api/players/me", headers=key(loser)).json()
     assert mine["rating"] > 1500 > theirs["rating"] and mine["games"] == theirs["games"] == 1
     assert mine["deviation"] < 350 and mine["friend_games"][0]["state"] == "finished"
+    assert mine["friend_games"][0]["updated"].startswith("20")  # when it was last played (ISO 8601)
     unrated = invite(client, ann, rated=False)
     play_friends(client, [unrated, join(client, unrated, bob)], random.Random(7))
     assert client.get("/api/players/me", headers=key(winner)).json()["rating"] == mine["rating"]

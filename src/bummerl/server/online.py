@@ -736,14 +736,15 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         games = []
         for friend in online().players.games_of(player):
             seat = friend.seat_of(player.id)
-            state = None
+            state = updated = None
             if seat is not None:
                 try:
-                    state = hub().store.store.load(friend.game_id).summary()["state"]
+                    summary = hub().store.store.load(friend.game_id).summary()
+                    state, updated = summary["state"], summary["updated"]
                 except StoreError:  # one damaged (or busy) game must not hide the others: listed as such
                     state = "damaged"
             games.append({"id": friend.game_id, "seat": seat, "players": list(online()._names(friend)),
-                          "rated": friend.rated, "state": state, "invite": friend.invite,
+                          "rated": friend.rated, "state": state, "updated": updated, "invite": friend.invite,
                           "waiting": None in friend.players,  # a seat nobody has taken yet
                           "link": f"{str(request.base_url).rstrip('/')}/friend/{friend.invite}"})
         return {**player.to_json(), "friend_games": games}

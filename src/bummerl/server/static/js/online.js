@@ -67,11 +67,15 @@ async function showMe() {
   $("me-games").textContent = `${page.games} rated game${page.games === 1 ? "" : "s"}`;
   $("me-box").hidden = false;
   const list = $("games");
+  // A game's state in words, and when it was last played: the entries looked alike ("Ann vs Bob · playing"),
+  // and a Bummerl claimed from an absent player read "abandoned" (a play-test).
+  const STATES = { playing: "playing", finished: "over", abandoned: "over (claimed)", damaged: "damaged" };
   list.replaceChildren(...page.friend_games.map((g) => {
-    const state = g.waiting ? "waiting for your friend" : g.state;
-    const li = item(`${g.players[0]} vs ${g.players[1]} · ${state}${g.rated ? " · rated" : ""}`, g.link);
+    const state = g.waiting ? "waiting for your friend" : (STATES[g.state] || g.state || "");
+    const when = g.updated ? ` · ${new Date(g.updated).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";
+    const li = item(`${g.players[0]} vs ${g.players[1]} · ${state}${g.rated ? " · rated" : ""}${when}`, g.link);
     if (g.waiting) li.append(" ", ...copyable(g.link));  // the link to send, again, with a label and Copy
-    if (g.state === "finished") {
+    if (g.state === "finished" || g.state === "abandoned") {  // (the server offers it after either end)
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = "Rematch (seats swapped)";
