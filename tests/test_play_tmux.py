@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -25,7 +26,10 @@ class Terminal:
     """A tmux server of our own (its own socket), one window per program."""
 
     def __init__(self, home: Path) -> None:
-        self.socket = f"bummerl-test-{os.getpid()}"
+        # A socket of this terminal's own: the server of the test before may still be exiting after its
+        # kill-server, and a new session on its socket then failed ("server exited unexpectedly"), leaving
+        # an empty screen (CI failed so once).
+        self.socket = f"bummerl-test-{os.getpid()}-{secrets.token_hex(4)}"
         self.home = home
 
     def tmux(self, *args: str) -> str:
@@ -38,8 +42,13 @@ class Terminal:
     def start(self, name: str, command: str, size: tuple[int, int] = (110, 32)) -> None:
         # The shell lingers after the program so its last words stay readable (tmux may drop the final
         # output of a pane whose process has already exited); kill-server ends it.
-        self.tmux("new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
-                  "-e", f"BUMMERL_HOME={self.home}", "-e", "TERM=xterm-256color", f"{command}; sleep 60")
+        for _ in range(3):  # (a session that could not be made is said, not waited for in vain)
+            self.tmux("new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]),
+                      "-e", f"BUMMERL_HOME={self.home}", "-e", "TERM=xterm-256color", f"{command}; sleep 60")
+            if name in self.tmux("list-sessions", "-F", "#{session_name}").split():
+                return
+            time.sleep(0.5)
+        raise AssertionError(f"tmux could not start the session {name!r}")
 
     def screen(self, name: str) -> str:
         return self.tmux("capture-pane", "-t", name, "-p")
