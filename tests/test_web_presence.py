@@ -198,13 +198,34 @@ def test_a_stall_counts_only_while_both_are_at_the_table(client: TestClient, clo
         clock.advance(10 * AWAY)  # Bob took the seat but is away; Ann waits
         with socket(client, bobs) as b:
             mover = next_of(b, "view")["waiting_for"]
-            seats = [anns, bobs]
-            refused = claim(client, seats[1 - mover])
-            assert refused.status_code == 409, refused.text  # the stall starts when both are here
+            if mover == 1:  # his turn all along, Ann waiting: coming back does not wipe ten minutes out
+                assert claim(client, anns).status_code == 200
+                return
+            refused = claim(client, bobs)  # Ann's turn: waiting out Bob's absence is no stall of hers
+            assert refused.status_code == 409, refused.text
             clock.advance(3 * AWAY - 1)
-            assert claim(client, seats[1 - mover]).status_code == 409
+            assert claim(client, bobs).status_code == 409
             clock.advance(1)
-            assert claim(client, seats[1 - mover]).status_code == 200
+            assert claim(client, bobs).status_code == 200
+
+
+def test_a_staller_who_keeps_going_and_coming_back_holds_nothing_up(client: TestClient,
+                                                                    clock: FakeClock) -> None:
+    # The second review: away 179 s, back 1 s, again and again: each return cancelled the absence, and the
+    # stall grew by the seconds both were here; after an hour every claim was refused.
+    _, _, anns, bobs = pair(client)
+    with socket(client, anns) as a, socket(client, bobs) as b:
+        views = [next_of(a, "view"), next_of(b, "view")]
+    mover = views[0]["waiting_for"]
+    seats = [anns, bobs]
+    with socket(client, seats[1 - mover]) as waiter:
+        next_of(waiter, "view")
+        for _ in range(3):
+            clock.advance(AWAY - 1)  # away (the staller's socket is closed) for 179 s...
+            with socket(client, seats[mover]) as back:
+                next_of(back, "view")
+                clock.advance(1)  # ... here for 1 s
+        assert claim(client, seats[1 - mover]).status_code == 200  # 3 x 180 s of the turn: claimable
 
 
 @pytest.mark.parametrize("clock_control", [None, "60+0"])
@@ -370,10 +391,11 @@ def test_the_absent_player_coming_back_cancels_the_claim(client: TestClient, clo
             back = next_of(a, "presence", lambda m: m["seats"][1]["present"])
             refused = claim(client, anns)
             assert not back["can_claim"] and refused.status_code == 409
-            assert back["seats"][1]["claim_in_ms"] is None and not back["seats"][1]["stalled"]
-            if bobs_turn:  # his absence does not count as a stall: that counts only with both here
+            if bobs_turn:  # his turn went on while away (Ann waiting): 200 s of the 540 are gone
+                assert back["seats"][1]["stalled"] and back["seats"][1]["claim_in_ms"] == 340_000
                 assert "without moving only a short while" in refused.json()["error"]
             else:
+                assert back["seats"][1]["claim_in_ms"] is None and not back["seats"][1]["stalled"]
                 assert "Bob is here" in refused.json()["error"]
 
 

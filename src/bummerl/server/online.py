@@ -109,9 +109,16 @@ class FriendTable(LiveGame):
         self.chatters: list[Any] = []
         #: Who is away since when, the clocks (None: played without), and how the game ended away from the
         #: table (None: it did not); server/presence.py.
-        self.presence = Presence.start(online.clock(), opened=(friend.unopened != 0, friend.unopened != 1))
+        # Kept while the server runs (a game is put away whenever nobody has it open, and brought back):
+        # a reload must not start a countdown or a stall afresh.
+        kept = online.presences.get(session.id)
+        self.presence = kept or Presence.start(online.clock(), opened=(friend.unopened != 0,
+                                                                       friend.unopened != 1))
+        online.presences[session.id] = self.presence
         self.clocks: Clocks | None = None
         self.end: End | None = None
+        if kept is None:  # (after a restart: the turn's stall counts from now)
+            self._new_turn(online.clock())
         self._timer: asyncio.TimerHandle | None = None
         self._claimable = (False, False)
         self._stalled = (False, False)
@@ -131,7 +138,7 @@ class FriendTable(LiveGame):
             self.presence.away_since[seat] = now
         if self.presence.away_since[1 - seat] is not None:  # (a host who never opened it: from now too)
             self.presence.away_since[1 - seat] = now
-        self.presence.new_turn(now)  # the first turn begins
+        self._new_turn(now)  # the first turn begins
         if self.clocks is not None:
             self.clocks.switch(self._clock_seat(), self.online.clock(), moved=False)
         self.broadcast_log()  # (its opening line named the free seat; nobody watches before it is taken)
@@ -156,12 +163,17 @@ class FriendTable(LiveGame):
         """After an action is stored and before it is shown: the clocks move on (the mover's stops, with
         the increment; the next mover's starts) and are saved; a rated game is rated once it is over (so
         both players see the new ratings as soon as they see the end)."""
-        self.presence.new_turn(self.online.clock())  # the next player's turn begins
+        self._new_turn(self.online.clock())  # the next player's turn begins
         if self.clocks is not None:
             self.clocks.switch(self._clock_seat(), self.online.clock())
             await self.save_clocks()
         await self.saved()
-        self.schedule()  # a clock, an absence or a stall to watch again (it stopped between deals)
+        # What the pages will now be shown (with the view), then a look when something can change by itself
+        # (the looks had stopped between deals, and a seat already claimable was not watched again).
+        now = self.online.clock()
+        self._claimable = (self.can_claim(0, now), self.can_claim(1, now))
+        self._stalled = (self.stalled(0, now), self.stalled(1, now))
+        self.schedule()
 
     async def saved(self) -> None:
         """Once the end of a rated game is stored (now, or by a later retry of a failed save), rate it; a
@@ -203,6 +215,10 @@ class FriendTable(LiveGame):
         if clocks is not None:
             await self.hub._admin(self.online.times.save_clocks, self.id, clocks)
 
+    def _new_turn(self, now: float) -> None:
+        mover = self.table.waiting_for if self.started and not self.over else None
+        self.presence.new_turn(now, None if mover is None else 1 - mover)
+
     def gone(self, seat: int) -> tuple[float, float] | None:
         """Since when ``seat`` has left the game, and after how many seconds of it the other may claim the
         Bummerl (None: it has not, or may never be claimed from): away (no connection) after the server's
@@ -216,12 +232,11 @@ class FriendTable(LiveGame):
         since = self.presence.away_since[seat]
         if not self.presence.opened[seat]:
             return None if self.rematch or since is None else (since, self.stall_limit)
-        if since is not None:
-            return since, self.online.away_after
+        ways = [] if since is None else [(since, self.online.away_after)]
         if self.clocks is None and self.table.waiting_for == seat:
             now = self.online.clock()
-            return now - self.presence.stall(now), self.stall_limit
-        return None
+            ways.append((now - self.presence.stall(now), self.stall_limit))
+        return min(ways, key=sum) if ways else None  # the sooner of the two
 
     @property
     def stall_limit(self) -> float:
@@ -230,10 +245,11 @@ class FriendTable(LiveGame):
         return max(LEAST_STALL, STALLED_AFTER * self.online.away_after)
 
     def stalled(self, seat: int, now: float) -> bool:
-        """True when ``seat`` is here but has not moved on its turn for as long as an absence is shown."""
+        """True when ``seat`` is here but has not moved on its turn for a third of :meth:`stall_limit`
+        (as long as an absence takes, by default): from then on the pages say so."""
         gone = self.gone(seat)
         return (self.presence.present(seat) and gone is not None
-                and now - gone[0] >= self.online.away_after)
+                and now - gone[0] >= self.stall_limit / STALLED_AFTER)
 
     def can_claim(self, seat: int, now: float) -> bool:
         """True when ``seat`` may claim the Bummerl now: both seats taken, nobody has won, ``seat`` is here
@@ -306,6 +322,8 @@ class FriendTable(LiveGame):
             self.friend = self.online.players.friend_game(game_id=self.id) or self.friend
         now = self.online.clock()
         back = self.presence.update([self._connected(s) or s == listener.seat for s in (0, 1)], now)
+        if opening:  # no stall of a turn before this player ever came to the table
+            self._new_turn(now)
         if opening and self.clocks is not None and self.clocks.running is None:
             self.clocks.switch(self._clock_seat(), now, moved=False)  # their clock starts now
             await self.save_clocks()
@@ -320,10 +338,11 @@ class FriendTable(LiveGame):
     def leave(self, listener: Listener) -> None:
         """A connection closed: once a seat has none, it is away (everyone left is told)."""
         super().leave(listener)
-        if self.hub.live.get(self.id) is not self:  # put away: nobody is left to tell
-            self._stop_timer()
+        changed = self.presence.update([self._connected(s) for s in (0, 1)], self.online.clock())
+        if self.hub.live.get(self.id) is not self:  # put away: nobody is left to tell (the presence is kept
+            self._stop_timer()  # for its next load, with everybody away)
             return
-        if self.presence.update([self._connected(s) for s in (0, 1)], self.online.clock()):
+        if changed:
             self.send_presence()
 
     def _stop_timer(self) -> None:
@@ -495,6 +514,8 @@ class Online:
         #: since the epoch; tests give their own clock); the clocks and ends of friend games.
         self.away_after = away_after
         self.clock = clock
+        #: Each friend game's presence (who is away, the stall), kept while the server runs.
+        self.presences: dict[str, Presence] = {}
         #: When this server started: a clock left running before it is restarted on load (downtime is free).
         self.started = clock()
         self.times = TimeStore(hub.store)
@@ -656,7 +677,7 @@ class Online:
                 # they open the game: recorded before the seats are both taken, so their clock never starts.
                 unasked = 0 if first.id != player.id else 1
                 await self.hub._admin(self.players.set_unopened, game.id, unasked)
-                game.presence.opened[unasked] = False  # (the table join brings back reads it from the store)
+                game.presence.opened = [s != unasked for s in (0, 1)]  # (as the store now says)
                 await self.join(game.friend.invite, second)
                 await self.hub._admin(self.players.set_rematch, friend.game_id, game.id)
                 live = self.hub.live.get(game.id)

@@ -202,10 +202,13 @@ class Presence:
 
     away_since: list[float | None]
     opened: list[bool]
-    #: Seconds of the current turn spent with both players here, before :attr:`stall_from` (a stall counts
-    #: only while both are at the table, and a player who goes and comes back does not start it afresh).
+    #: The seat waiting for the other's move (None: nobody waits, e.g. between deals): the stall of the
+    #: player to move counts while this seat is here, whether the player to move is here or not (going
+    #: and coming back holds nothing up).
+    waiter: int | None = None
+    #: Seconds of the current turn counted before :attr:`stall_from`.
     stall_spent: float = 0.0
-    #: Since when both have been here during the current turn (None: one of them is away).
+    #: Since when the stall has been counting (None: it is not, the waiter being away).
     stall_from: float | None = None
 
     @classmethod
@@ -223,27 +226,34 @@ class Presence:
             if here != (self.away_since[seat] is None):
                 self.away_since[seat] = None if here else now
                 changed = True
-        both = self.away_since[0] is None and self.away_since[1] is None
-        if both and self.stall_from is None:
-            self.stall_from = now
-        elif not both and self.stall_from is not None:
-            self.stall_spent += now - self.stall_from
-            self.stall_from = None
+        self._count(now)
         return changed
 
-    def new_turn(self, now: float) -> None:
-        """A turn begins (an action, the game's start): its stall counts from nothing.
+    def _count(self, now: float) -> None:
+        waiting = self.waiter is not None and self.away_since[self.waiter] is None
+        if waiting and self.stall_from is None:
+            self.stall_from = now
+        elif not waiting and self.stall_from is not None:
+            self.stall_spent += now - self.stall_from
+            self.stall_from = None
+
+    def new_turn(self, now: float, waiter: int | None) -> None:
+        """A turn begins (an action, the game's start), ``waiter`` waiting for it: its stall counts from
+        nothing, while the waiter is here.
 
         >>> p = Presence.start(0.0)
-        >>> _ = p.update([True, True], 10.0); p.new_turn(20.0); _ = p.update([True, False], 50.0)
-        >>> _ = p.update([True, True], 500.0); p.stall(530.0)   # 30 s, then 30 s more: the absence not
-        60.0
+        >>> _ = p.update([True, True], 10.0); p.new_turn(20.0, waiter=1); _ = p.update([False, True], 50.0)
+        >>> p.stall(100.0)  # the player to move left: it counts on (80 s)
+        80.0
+        >>> _ = p.update([False, False], 100.0); p.stall(500.0)  # the waiter left too: it stops
+        80.0
         """
-        self.stall_spent = 0.0
-        self.stall_from = now if self.away_since[0] is None and self.away_since[1] is None else None
+        self.waiter = waiter
+        self.stall_spent, self.stall_from = 0.0, None
+        self._count(now)
 
     def stall(self, now: float) -> float:
-        """Seconds of the current turn spent with both players here."""
+        """Seconds of the current turn counted so far (while the waiter was here)."""
         return self.stall_spent + (now - self.stall_from if self.stall_from is not None else 0.0)
 
     def present(self, seat: int) -> bool:
