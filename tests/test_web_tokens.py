@@ -89,3 +89,18 @@ def test_servers_starting_at_once_share_one_key(tmp_path: Path) -> None:
         keys = set(pool.map(lambda _: _seal_key(path), range(32)))
     assert len(keys) == 1 and path.read_text().strip() == keys.pop().hex()
     assert sorted(p.name for p in tmp_path.iterdir()) == [SECRET_NAME]  # no file of its making is left
+
+
+def test_a_file_system_without_hard_links_still_gets_its_key(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from bummerl.server.web_store import _seal_key
+
+    def no_links(*_: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    key = _seal_key(tmp_path / SECRET_NAME)
+    assert _seal_key(tmp_path / SECRET_NAME) == key
+    assert sorted(p.name for p in tmp_path.iterdir()) == [SECRET_NAME]

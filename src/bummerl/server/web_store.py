@@ -379,6 +379,12 @@ def _seal_key(path: Path) -> bytes:
                     os.link(fresh, path)
                 except FileExistsError:
                     continue  # another process made it meanwhile: read theirs
+                except OSError:  # a file system without hard links: made in place (a start at the same
+                    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # moment may read it
+                    with os.fdopen(fd, "w", encoding="ascii") as out:  # empty: it looks again above)
+                        out.write(key + "\n")
+                        out.flush()
+                        os.fsync(out.fileno())
                 return bytes.fromhex(key)
             except OSError as err:
                 raise StoreError(f"cannot make the web's key file {path}: {err.strerror}") from None

@@ -69,7 +69,7 @@ async function showMe() {
   const list = $("games");
   // A game's state in words, and when it was last played: the entries looked alike ("Ann vs Bob · playing"),
   // and a Bummerl claimed from an absent player read "abandoned" (a play-test).
-  const STATES = { playing: "playing", finished: "over", abandoned: "over (claimed)", damaged: "damaged" };
+  const STATES = { playing: "playing", finished: "over", abandoned: "over (won away from the table)", damaged: "damaged" };
   list.replaceChildren(...page.friend_games.map((g) => {
     const state = g.waiting ? "waiting for your friend" : (STATES[g.state] || g.state || "");
     const when = g.updated ? ` · ${new Date(g.updated).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";
