@@ -187,10 +187,7 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         game_id = request.path_params["game_id"]
         if online().players.owner_of(game_id) != player.id:
             return JSONResponse({"error": "not your game against the computer"}, status_code=403)
-        hub = online().hub
-        token = await hub._admin(hub.store.token_for, game_id, 0)  # (a new one if its own was lost)
-        if game_id in hub.live:
-            hub.live[game_id].tokens[0] = token
+        token = await online().seat_token(game_id, 0)  # (a new one if its own was lost)
         url = f"{str(request.base_url).rstrip('/')}/play/{game_id}#token={token}"
         return JSONResponse({"id": game_id, "seat": 0, "token": token, "url": url})
 

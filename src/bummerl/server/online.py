@@ -163,16 +163,15 @@ class FriendTable(LiveGame):
         """After an action is stored and before it is shown: the clocks move on (the mover's stops, with
         the increment; the next mover's starts) and are saved; a rated game is rated once it is over (so
         both players see the new ratings as soon as they see the end)."""
-        self._new_turn(self.online.clock())  # the next player's turn begins
+        now = self.online.clock()
+        self._new_turn(now)  # the next player's turn begins
         if self.clocks is not None:
-            self.clocks.switch(self._clock_seat(), self.online.clock())
+            self.clocks.switch(self._clock_seat(), now)
             await self.save_clocks()
         await self.saved()
         # What the pages will now be shown (with the view), then a look when something can change by itself
         # (the looks had stopped between deals, and a seat already claimable was not watched again).
-        now = self.online.clock()
-        self._claimable = (self.can_claim(0, now), self.can_claim(1, now))
-        self._stalled = (self.stalled(0, now), self.stalled(1, now))
+        self._shown(self.online.clock())
         self.schedule()
 
     async def saved(self) -> None:
@@ -244,12 +243,22 @@ class FriendTable(LiveGame):
         at least :data:`LEAST_STALL`."""
         return max(LEAST_STALL, STALLED_AFTER * self.online.away_after)
 
+    @property
+    def stall_shown(self) -> float:
+        """Seconds of a stall after which the pages say so: a third of :meth:`stall_limit` (as long as an
+        absence takes, by default)."""
+        return self.stall_limit / STALLED_AFTER
+
     def stalled(self, seat: int, now: float) -> bool:
-        """True when ``seat`` is here but has not moved on its turn for a third of :meth:`stall_limit`
-        (as long as an absence takes, by default): from then on the pages say so."""
+        """True when ``seat`` is here but has not moved on its turn for :meth:`stall_shown` seconds."""
         gone = self.gone(seat)
-        return (self.presence.present(seat) and gone is not None
-                and now - gone[0] >= self.stall_limit / STALLED_AFTER)
+        return self.presence.present(seat) and gone is not None and now - gone[0] >= self.stall_shown
+
+    def _shown(self, now: float) -> None:
+        """Remember what the pages are shown now (who may claim, who is stalled): a look sends presence
+        again when it changes."""
+        self._claimable = (self.can_claim(0, now), self.can_claim(1, now))
+        self._stalled = (self.stalled(0, now), self.stalled(1, now))
 
     def can_claim(self, seat: int, now: float) -> bool:
         """True when ``seat`` may claim the Bummerl now: both seats taken, nobody has won, ``seat`` is here
@@ -300,8 +309,7 @@ class FriendTable(LiveGame):
     def send_presence(self) -> None:
         """Send a ``presence`` message to every seat's connections and every spectator; look again later."""
         now = self.online.clock()
-        self._claimable = (self.can_claim(0, now), self.can_claim(1, now))
-        self._stalled = (self.stalled(0, now), self.stalled(1, now))
+        self._shown(now)
         messages: dict[int | None, dict[str, Any]] = {}
         for listener in list(self.listeners):
             if listener.seat not in messages:
@@ -365,7 +373,7 @@ class FriendTable(LiveGame):
             if gone is not None and self.presence.present(1 - s) and not self._claimable[1 - s]:
                 waits.append(gone[0] + gone[1] - now)
                 if self.presence.present(s) and not self._stalled[s]:
-                    waits.append(gone[0] + self.online.away_after - now)  # shown as not moving from then
+                    waits.append(gone[0] + self.stall_shown - now)  # shown as not moving from then
         if waits:
             delay = min(TICK, max(0.02, min(waits)))
             self._timer = asyncio.get_running_loop().call_later(delay, self._tick)
@@ -636,9 +644,9 @@ class Online:
         friend = self.players.friend_game(game_id=friend.game_id) or friend
         if seat is None:
             return friend, None, None
-        return friend, seat, await self._seat_token(friend.game_id, seat)
+        return friend, seat, await self.seat_token(friend.game_id, seat)
 
-    async def _seat_token(self, game_id: str, seat: int) -> str:
+    async def seat_token(self, game_id: str, seat: int) -> str:
         """A taken seat's token, for its player (a new one if its own cannot be opened: the live game hears
         of it)."""
         token: str = await self.hub._admin(self.hub.store.token_for, game_id, seat)
@@ -693,7 +701,7 @@ class Online:
         seat = None if new is None else new.seat_of(player.id)
         if new is None or seat is None:  # (the rematch this code made seats both players)
             raise StoreError(f"the rematch of game {shown_id(friend.game_id)} is damaged")
-        return new, seat, await self._seat_token(new.game_id, seat)
+        return new, seat, await self.seat_token(new.game_id, seat)
 
 
 # ----------------------------------------------------------------------------- the HTTP and WebSocket API

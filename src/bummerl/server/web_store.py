@@ -336,7 +336,7 @@ class WebStore:
 
     def _seal_plain_tokens(self) -> None:
         """Seal the tokens an older server kept as they are (once, at start)."""
-        rows = self.query("SELECT game_id, seat, token FROM web_seats")
+        rows = self.query("SELECT game_id, seat, token FROM web_seats WHERE token NOT LIKE 's1.%'")
         for game_id, seat, token in rows:
             if isinstance(token, str) and _TOKEN.fullmatch(token) and seat in (0, 1):
                 self.set_token(game_id, seat, token)
@@ -359,6 +359,14 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).decode().rstrip("=")
 
 
+def _write_new(path: Path, key: str) -> None:
+    """Write the key to a file that must not exist yet, readable by its owner alone, and sync it."""
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="ascii") as out:
+        out.write(key + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+
+
 def _seal_key(path: Path) -> bytes:
     """The key that seals the seat tokens, from its file, made when there is none: written whole to a file
     of its own (readable by its owner alone), then linked into place, so another process starting at the
@@ -370,21 +378,13 @@ def _seal_key(path: Path) -> bytes:
             key = secrets.token_hex(32)
             fresh = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
             try:
-                fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-                with os.fdopen(fd, "w", encoding="ascii") as out:
-                    out.write(key + "\n")
-                    out.flush()
-                    os.fsync(out.fileno())
+                _write_new(fresh, key)
                 try:
                     os.link(fresh, path)
                 except FileExistsError:
                     continue  # another process made it meanwhile: read theirs
                 except OSError:  # a file system without hard links: made in place (a start at the same
-                    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # moment may read it
-                    with os.fdopen(fd, "w", encoding="ascii") as out:  # empty: it looks again above)
-                        out.write(key + "\n")
-                        out.flush()
-                        os.fsync(out.fileno())
+                    _write_new(path, key)  # moment may read it empty: it looks again above)
                 return bytes.fromhex(key)
             except OSError as err:
                 raise StoreError(f"cannot make the web's key file {path}: {err.strerror}") from None
