@@ -255,6 +255,60 @@ def test_a_player_may_have_five_open_invitations(client: TestClient) -> None:
     assert answer.status_code == 429 and "5 open invitations" in answer.json()["error"]
 
 
+def test_a_withdrawn_invitation_frees_its_place_and_nobody_can_take_its_seat(client: TestClient) -> None:
+    # Five invitations nobody took held the host's place for good: no sixth could be made, ever.
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    made = [invite(client, ann, public=True) for _ in range(5)]
+    url = f"/api/friends/{made[0]['invite']}/withdraw"
+    assert client.post(url, headers=key(bob)).status_code == 403  # only its host
+    assert client.post(url).status_code == 401
+    with socket(client, made[0]) as page:  # the host's page has the game open: it is told
+        assert next_of(page, "view")["friend_to_come"] is True
+        answer = client.post(url, headers=key(ann))
+        assert answer.status_code == 200 and answer.json() == {"withdrawn": True}
+        view = next_of(page, "view")
+        assert view["withdrawn"] is True and view["friend_to_come"] is False
+    assert client.post(url, headers=key(ann)).status_code == 200  # again: nothing to do
+    refused = client.post(f"/api/friends/{made[0]['invite']}/join", headers=key(bob))
+    assert refused.status_code == 404 and "Ann has withdrawn this invitation" in refused.json()["error"]
+    lobby = [row["link"] for row in client.get("/api/lobby").json()["invitations"]]
+    assert made[0]["link"] not in lobby and len(lobby) == 4
+    listed = [g["invite"] for g in client.get("/api/players/me", headers=key(ann)).json()["friend_games"]]
+    assert made[0]["invite"] not in listed and len(listed) == 4
+    assert client.post("/api/friends", json={}, headers=key(ann)).status_code == 201  # the place is free
+    with socket(client, made[0]) as page:  # brought back from the store: still withdrawn
+        assert next_of(page, "view")["withdrawn"] is True
+    assert client.post("/api/friends/nothing/withdraw", headers=key(ann)).status_code == 404
+
+
+def test_an_invitation_taken_cannot_be_withdrawn_but_the_bummerl_can_be_resigned(client: TestClient) -> None:
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    made = invite(client, ann)
+    resign = f"/api/games/{made['id']}/resign"
+    early = client.post(resign, json={"token": made["token"]})
+    assert early.status_code == 409 and "withdraw the invitation instead" in early.json()["error"]
+    bobs = join(client, made, bob)
+    taken = client.post(f"/api/friends/{made['invite']}/withdraw", headers=key(ann))
+    assert taken.status_code == 409 and "Bob has taken the seat" in taken.json()["error"]
+    assert client.post(resign, json={"token": "guess"}).status_code == 404
+    assert client.post(resign, json={}).status_code == 404
+    with socket(client, made) as a, socket(client, bobs) as b:
+        next_of(a, "view"), next_of(b, "view")
+        answer = client.post(resign, json={"token": bobs["token"]})
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == {"winner": 0, "reason": "resigned",
+                                 "text": "Ann wins the Bummerl: Bob resigned."}
+        for ws in (a, b):  # both pages show the end at once
+            view = next_of(ws, "view", lambda m: m["phase"] == "game_over")
+            assert view["ended"]["reason"] == "resigned" and view["winner"] == 0
+    again = client.post(resign, json={"token": made["token"]})
+    assert again.status_code == 409 and "the Bummerl is over" in again.json()["error"]
+    pages = {p["name"]: client.get("/api/players/me", headers=key(p)).json() for p in (ann, bob)}
+    assert pages["Ann"]["rating"] > 1500 > pages["Bob"]["rating"]  # rated like any win
+    assert pages["Bob"]["friend_games"][0]["ended"]["text"] == "Ann wins the Bummerl: Bob resigned."
+    assert client.post(f"/api/friends/{made['invite']}/rematch", headers=key(bob)).status_code == 200
+
+
 def test_the_online_pages_are_served(client: TestClient) -> None:
     for path in ("/friend", "/friend/anything", "/static/js/online.js"):
         assert client.get(path).status_code == 200, path

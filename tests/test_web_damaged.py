@@ -19,10 +19,13 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from bummerl.rules import Rules
 from bummerl.server import create_app
+from bummerl.server.presence import End, TimeStore
 from bummerl.server.protocol import UNAVAILABLE
-from bummerl.server.web_store import WebStore
+from bummerl.server.web_store import WEB_MIGRATIONS, WebStore
 from bummerl.store import DB_NAME, GameStore, StoreError
+from bummerl.table import Seat, Table
 from helpers.players import invite, join, key, register
 from helpers.unprivileged import unprivileged
 
@@ -109,6 +112,32 @@ def test_a_web_schema_that_is_no_number_or_newer_is_refused_in_one_line(tmp_path
             db.execute("UPDATE settings SET value = ? WHERE key = 'web.schema'", (value,))
         with pytest.raises(StoreError, match=words):
             WebStore(tmp_path)
+
+
+def test_the_ends_of_a_web_schema_7_store_are_kept_when_resigning_comes_in(tmp_path: Path) -> None:
+    # Schema 8 makes the table of ends again (a CHECK cannot be changed in SQLite): nothing may be lost.
+    table = Table(Rules.preset("standard"), (Seat("Ann"), Seat("Bob")), seed=1)
+    with GameStore.open(tmp_path) as store:
+        ids = [store.create(rules=table.rules, level="human", seed=1, cards="french",
+                            first_dealer=table.first_dealer, record=table.record()).id for _ in range(2)]
+    with sqlite3.connect(tmp_path / DB_NAME) as db:
+        for statements in WEB_MIGRATIONS[:7]:
+            for statement in statements:
+                db.execute(statement)
+        db.execute("INSERT OR REPLACE INTO settings VALUES ('web.schema', '7')")
+        db.execute("INSERT INTO web_game_ends VALUES (?, 1, 'time', 12.5)", (ids[0],))
+        db.execute("INSERT INTO web_game_ends VALUES ('gone', 0, 'time', 1.0)")  # its game deleted by hand
+    web = WebStore(tmp_path)
+    try:
+        times = TimeStore(web)
+        assert times.end(ids[0]) == End(1, "time", 12.5) and times.end("gone") is None
+        with pytest.raises(StoreError, match="cannot save the end"):  # refused aloud, never passed over
+            times.save_end(ids[1], End(0, "resigned ", 1.0))  # type: ignore[arg-type]
+        times.save_end(ids[1], End(0, "resigned", 1.0))
+        times.save_end(ids[1], End(1, "time", 2.0))  # an earlier end stays
+        assert times.end(ids[1]) == End(0, "resigned", 1.0)
+    finally:
+        web.close()
 
 
 def _free_port() -> int:

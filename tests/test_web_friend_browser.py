@@ -217,11 +217,13 @@ def friends(browser: Any, tmp_path: Path, *who: tuple[str, str],
         server.stop()
 
 
-def invite_and_join(ann: Person, bob: Person) -> tuple[str, str]:
+def invite_and_join(ann: Person, bob: Person, *, named: bool = False) -> tuple[str, str]:
     """Ann invites from /friend (rated, the default) and opens her seat; Bob opens the link, chooses a name
-    and lands on his: (the invitation link, the game's id), both pages connected."""
+    (unless ``named``: both have one) and lands on his: (the invitation link, the game's id), both pages
+    connected."""
     ann.page.goto(ann.server.url + "/friend")
-    ann.choose_name()
+    if not named:
+        ann.choose_name()
     expect(ann.page.locator("#rated")).to_be_checked()
     ann.page.click('[data-action="invite"]')
     expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
@@ -230,7 +232,8 @@ def invite_and_join(ann: Person, bob: Person) -> tuple[str, str]:
     expect(ann.game()).to_have_attribute("data-connected", "true")
     game_id = str(ann.page.url).rsplit("/", 1)[-1].split("#")[0]
     bob.page.goto(link)
-    bob.choose_name()
+    if not named:
+        bob.choose_name()
     expect(bob.page).to_have_url(re.compile(rf"/play/{game_id}"))
     expect(bob.game()).to_have_attribute("data-connected", "true")
     return link, game_id
@@ -451,3 +454,41 @@ def test_a_host_waiting_on_the_friend_page_hears_when_the_friend_takes_the_seat(
             "Bob has taken the seat: the game waits for you. Go to your seat.")
         expect(ann.page.locator("#play-link")).to_be_focused()
         expect(bob.page.locator("#status")).not_to_contain_text("claim")
+
+
+def test_an_invitation_is_withdrawn_from_the_friend_page_and_a_bummerl_resigned_from_the_game_page(
+        browser: Any, tmp_path: Path) -> None:
+    # Five links nobody took stopped a player from inviting ever again, and nobody could give a Bummerl up.
+    with friends(browser, tmp_path, ("Ann", "/ws/games/"), ("Bob", "/ws/games/")) as (_, people):
+        ann, bob = people
+        ann.page.goto(ann.server.url + "/friend")
+        ann.choose_name()
+        ann.page.click('[data-action="invite"]')
+        expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
+        withdrawn = str(ann.page.locator("#invite-link").input_value())
+        expect(ann.page.locator('#games [data-action="withdraw"]')).to_have_count(1)  # listed at once
+        ann.page.click('#invite-made [data-action="withdraw"]')
+        expect(ann.page.locator("#online-status")).to_have_text(
+            "Invitation withdrawn: its link takes no seat any more.")
+        expect(ann.page.locator("#invite-made")).to_be_hidden()
+        expect(ann.page.locator("#games-box")).to_be_hidden()  # gone from her list
+        bob.page.goto(withdrawn)
+        bob.choose_name()
+        expect(bob.page.locator("#online-status")).to_contain_text("Ann has withdrawn this invitation")
+        link, _ = invite_and_join(ann, bob, named=True)
+        expect(bob.page.locator("#btn-resign")).to_be_visible()
+        bob.page.click("#btn-resign")
+        expect(bob.page.locator("#modal-title")).to_have_text("Resign the Bummerl?")
+        expect(bob.page.locator("#modal-body")).to_contain_text("Ann wins the Bummerl and the game counts in "
+                                                                "both ratings")
+        bob.page.click("text=Keep playing")  # nothing happens
+        expect(bob.page.locator("#modal")).to_be_hidden()
+        bob.page.click("#btn-resign")
+        bob.page.click('[data-confirm="resign"]')
+        for person in (ann, bob):
+            expect(person.game()).to_have_attribute("data-phase", "game_over")
+            expect(person.page.locator("#ended")).to_have_text("Ann wins the Bummerl: Bob resigned.")
+            expect(person.page.locator("#btn-resign")).to_be_hidden()
+        bob.page.goto(bob.server.url + "/friend")
+        expect(bob.page.locator("#games")).to_contain_text("over (Ann wins the Bummerl: Bob resigned)")
+        assert link != withdrawn

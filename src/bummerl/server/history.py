@@ -201,9 +201,11 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             stored = await asyncio.to_thread(load, friend.game_id)
         except StoreError as err:
             return JSONResponse({"error": str(err)}, status_code=409)
+        withdrawn = friend.players[1] is None and stored.state != "playing"  # (Online.withdraw)
         return JSONResponse({
             "id": friend.game_id, "host": None if host is None else host.to_json(),
-            "players": list(online()._names(friend)), "seat_free": friend.players[1] is None,
+            "players": list(online()._names(friend)), "withdrawn": withdrawn,
+            "seat_free": friend.players[1] is None and not withdrawn,
             "rules": stored.rules.to_json(), "rules_text": stored.rules.describe(), "cards": stored.cards,
             "rated": friend.rated, "state": stored.state, "spectators": friend.spectators,
             "spectators_text": CHOICES.get(friend.spectators, "")})

@@ -30,7 +30,7 @@ import contextlib
 import math
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -127,6 +127,8 @@ class FriendTable(LiveGame):
         self._ending: set[asyncio.Task[None]] = set()
         #: Held by an action, a claim or a loss on time from its check to its end, so they never cross.
         self._turn = asyncio.Lock()
+        #: The host took the invitation back before anybody took the seat (:meth:`withdraw`).
+        self.withdrawn = False
 
     def seat_taken(self, seat: int, name: str, token: str) -> None:
         """Somebody took the free seat: name it and tell everyone."""
@@ -291,7 +293,10 @@ class FriendTable(LiveGame):
         """The seat's view, with its ``presence``; a game won away from the table shows as over."""
         message = super().view_for(seat)
         message["presence"] = self.presence_json(seat)
-        message["friend_to_come"] = not self.started  # the other seat is free: play waits for the friend
+        # The other seat is free: play waits for the friend, unless the host took the invitation back.
+        message["friend_to_come"] = not self.started and not self.withdrawn
+        message["withdrawn"] = self.withdrawn
+        message["rated"] = self.friend.rated
         if self.end is not None:
             message.update(phase="game_over", winner=self.end.winner, waiting_for=None,
                            ended=self.end.to_json(self.names()))
@@ -440,6 +445,31 @@ class FriendTable(LiveGame):
         assert self.end is not None
         return self.end
 
+    async def resign(self, seat: int) -> End:
+        """``seat`` gives the Bummerl up: the other player wins it (rated like any win);
+        :class:`~bummerl.errors.BummerlError` says why not."""
+        async with self._turn:
+            await self._flag()
+            if self.end is not None:
+                raise BummerlError(f"the Bummerl is over: {self.end.text(self.names())}")
+            if self.table.phase == "game_over":
+                raise BummerlError("the Bummerl is over")
+            if not self.started:
+                raise BummerlError("nobody has taken the other seat yet: withdraw the invitation instead")
+            await self._finish(1 - seat, "resigned")
+            assert self.end is not None
+            return self.end
+
+    async def withdraw(self) -> None:
+        """The host takes the invitation back before anybody took the seat: the game is stored as
+        ``abandoned`` (nobody won), and the pages that have it open are told."""
+        async with self.lock:
+            if self.started or self.withdrawn:
+                return
+            await self.hub._admin(self.hub.store.store.finish, self.id, "abandoned")
+            self.withdrawn = True
+            self._send_all(None)
+
     async def _finish(self, winner: int, reason: EndReason) -> None:
         """End the Bummerl away from the table: ``winner`` wins (rated like any win). Stored before it is
         shown: the end (and the stopped clocks) in the web's tables, the game as ``abandoned`` in the
@@ -551,6 +581,7 @@ class Online:
         game = FriendTable(session, (SeatSpec(names[0]), SeatSpec(names[1])), tokens, self.hub, self, friend)
         game.clocks = self.times.clocks(game.id)
         game.end = self.times.end(game.id)
+        game.withdrawn = not game.started and self.players.withdrawn(game.id)
         if game.end is not None:
             game.table.events.append(game.end_event())
         self.hub.live[game.id] = game
@@ -629,6 +660,8 @@ class Online:
         if friend is None:
             raise BummerlError("no such invitation")
         seat = friend.seat_of(player.id)
+        if seat is None and friend.players[1] is None and self.players.withdrawn(friend.game_id):
+            raise BummerlError(f"{self._names(friend)[0]} has withdrawn this invitation")
         if seat is None and friend.players[1] is None:
             check_games_in_progress(self.limits, self.hub.store.query, player.id)
             seat = await self.hub._admin(self.players.take_seat, friend.game_id, player)
@@ -645,6 +678,25 @@ class Online:
         if seat is None:
             return friend, None, None
         return friend, seat, await self.seat_token(friend.game_id, seat)
+
+    async def withdraw(self, invite: str, player: Player) -> None:
+        """The host takes back an invitation nobody has taken yet: nobody can take its seat any more, and it
+        leaves the lobby, the host's list and the count of their open invitations. Done already: nothing."""
+        async with self._joining:  # never while somebody is taking the seat
+            friend = self.players.friend_game(invite=invite)
+            if friend is None:
+                raise BummerlError("no such invitation")
+            if friend.players[0] != player.id:
+                raise BummerlError("only the player who made an invitation may withdraw it")
+            if friend.players[1] is not None:
+                raise BummerlError(f"{self._names(friend)[1]} has taken the seat: the Bummerl has begun "
+                                   "(you may resign it on the game's page)")
+            game = await self.hub.get(friend.game_id)
+            try:
+                if isinstance(game, FriendTable):
+                    await game.withdraw()
+            finally:
+                self.hub.put_away(game)  # (brought back just for this, unless its page is open)
 
     async def seat_token(self, game_id: str, seat: int) -> str:
         """A taken seat's token, for its player (a new one if its own cannot be opened: the live game hears
@@ -765,14 +817,17 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         games = []
         for friend in online().players.games_of(player):
             seat = friend.seat_of(player.id)
-            state = updated = None
+            state = updated = ended = None
+            names = online()._names(friend)
             if seat is not None:
                 try:
                     summary = hub().store.store.load(friend.game_id).summary()
                     state, updated = summary["state"], summary["updated"]
+                    end = online().times.end(friend.game_id)
+                    ended = None if end is None else end.to_json(names)
                 except StoreError:  # one damaged (or busy) game must not hide the others: listed as such
                     state = "damaged"
-            games.append({"id": friend.game_id, "seat": seat, "players": list(online()._names(friend)),
+            games.append({"id": friend.game_id, "seat": seat, "players": list(names), "ended": ended,
                           "rated": friend.rated, "state": state, "updated": updated, "invite": friend.invite,
                           "waiting": None in friend.players,  # a seat nobody has taken yet
                           "link": f"{str(request.base_url).rstrip('/')}/friend/{friend.invite}"})
@@ -920,6 +975,26 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             hub().put_away(game)
 
     async def claim(request: Request) -> Response:
+        return await seat_call(request, FriendTable.claim)
+
+    async def resign(request: Request) -> Response:
+        return await seat_call(request, FriendTable.resign)
+
+    async def withdraw(request: Request) -> Response:
+        player = player_of(request)
+        if player is None:
+            return _error("choose a name first (unknown player key)", 401)
+        try:
+            await online().withdraw(request.path_params["invite"], player)
+        except StoreError as err:
+            return _error(str(err), 409)
+        except BummerlError as err:
+            why = str(err)
+            return _error(why, 404 if why.startswith("no such") else 403 if why.startswith("only") else 409)
+        return JSONResponse({"withdrawn": True})
+
+    async def seat_call(request: Request, call: Callable[[FriendTable, int], Awaitable[End]]) -> Response:
+        """A seat's call about the whole Bummerl (claim it, resign it): ``{"token"}`` in, the end out."""
         game_id = request.path_params["game_id"]
         try:
             body = await _body(request)
@@ -935,7 +1010,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             if not isinstance(game, FriendTable):
                 return _error("no such game", 404)
             try:
-                end = await game.claim(seat)
+                end = await call(game, seat)
             finally:
                 hub().put_away(game)  # brought back just for this call (nobody here): let it go again
         except StoreError as err:
@@ -1024,7 +1099,9 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         Route("/api/friends/{invite}/join", join, methods=["POST"]),
         Route("/api/friends/{invite}/rematch", rematch, methods=["POST"]),
         Route("/api/lobby", lobby),
+        Route("/api/friends/{invite}/withdraw", withdraw, methods=["POST"]),
         Route("/api/games/{game_id}/claim", claim, methods=["POST"]),
+        Route("/api/games/{game_id}/resign", resign, methods=["POST"]),
         WebSocketRoute("/ws/watch/{invite}", watch),
         Route("/api/chat/{game_id}", has_chat),
         WebSocketRoute("/ws/chat/{game_id}", chat),

@@ -217,6 +217,13 @@ class Players:
                            "ORDER BY g.created DESC LIMIT 100", (host.id,) if host is not None else ())
         return [_friend(r) for r in rows]
 
+    def withdrawn(self, game_id: str) -> bool:
+        """True when this friend game's invitation was taken back by its host before anybody took the seat
+        (:meth:`~bummerl.server.online.Online.withdraw`: stored as abandoned with its seat still free)."""
+        return bool(self._query("SELECT 1 FROM web_friend_games f JOIN games g ON g.id = f.game_id "
+                                "WHERE f.game_id = ? AND f.player1 IS NULL AND g.state != 'playing'",
+                                (game_id,)))
+
     def is_rematch(self, game_id: str) -> bool:
         """True when this friend game is the rematch of another (made by one player, seating both)."""
         return bool(self._query("SELECT 1 FROM web_friend_games WHERE rematch = ? LIMIT 1", (game_id,)))
@@ -247,10 +254,11 @@ class Players:
             self.web.db.execute("UPDATE web_friend_games SET unopened = ? WHERE game_id = ?", (seat, game_id))
 
     def games_of(self, player: Player) -> list[FriendGame]:
-        """The player's friend games, the newest first."""
+        """The player's friend games, the newest first (not the invitations they withdrew)."""
         rows = self._query(f"SELECT {', '.join('f.' + c for c in _FRIEND_COLUMNS.split(', '))} "
                            "FROM web_friend_games f JOIN games g ON g.id = f.game_id "
-                           "WHERE f.player0 = ? OR f.player1 = ? ORDER BY g.updated DESC",
+                           "WHERE (f.player0 = ? OR f.player1 = ?) "
+                           "AND NOT (f.player1 IS NULL AND g.state != 'playing') ORDER BY g.updated DESC",
                            (player.id, player.id))
         return [_friend(r) for r in rows]
 

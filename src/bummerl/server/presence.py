@@ -50,8 +50,8 @@ LEAST_STALL = 60.0
 #: Seconds since the epoch (``time.time``); tests give a clock of their own.
 Clock = Callable[[], float]
 #: Why a friend game ended away from the table: the present player claimed it, or a clock ran out.
-EndReason = Literal["abandoned", "time"]
-END_REASONS: tuple[EndReason, ...] = ("abandoned", "time")
+EndReason = Literal["abandoned", "time", "resigned"]
+END_REASONS: tuple[EndReason, ...] = ("abandoned", "time", "resigned")
 #: The longest clock one may choose (minutes) and the largest increment (seconds).
 MOST_MINUTES = 180
 #: More seconds than any clock or time stamp holds (about 3,000 years): a larger number is damage.
@@ -176,10 +176,12 @@ class End:
 
         >>> End(0, "time", 0.0).text(("Ann", "Bob"))
         "Ann wins the Bummerl: Bob's clock ran out."
+        >>> End(1, "resigned", 0.0).text(("Ann", "Bob"))
+        'Bob wins the Bummerl: Ann resigned.'
         """
         loser = names[1 - self.winner]
-        why = (f"{loser}'s clock ran out" if self.reason == "time"
-               else f"{loser} was away and {names[self.winner]} claimed it")
+        why = {"time": f"{loser}'s clock ran out", "resigned": f"{loser} resigned",
+               "abandoned": f"{loser} was away and {names[self.winner]} claimed it"}[self.reason]
         return f"{names[self.winner]} wins the Bummerl: {why}."
 
     def to_json(self, names: tuple[str, str]) -> dict[str, Any]:
@@ -317,7 +319,8 @@ class TimeStore:
 
     def save_end(self, game_id: str, end: End) -> None:
         """Record the end (once: an earlier end stays)."""
-        self._write("INSERT OR IGNORE INTO web_game_ends VALUES (?, ?, ?, ?)",
+        # (ON CONFLICT, not OR IGNORE: that would also pass over a row the table's CHECK refuses, silently)
+        self._write("INSERT INTO web_game_ends VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING",
                     (game_id, end.winner, end.reason, end.at), f"the end of game {game_id}")
 
     def _write(self, sql: str, args: tuple[Any, ...], what: str) -> None:

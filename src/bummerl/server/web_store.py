@@ -124,6 +124,20 @@ WEB_MIGRATIONS: list[tuple[str, ...]] = [
        # the Bummerl from a player who never came to the table
         "ALTER TABLE web_friend_games ADD COLUMN unopened INTEGER CHECK (unopened IN (0, 1))",
     ),
+    (  # 8: a player may resign the Bummerl ('resigned'); SQLite cannot change a CHECK, so the table of ends
+       # is made again with the wider one and its rows copied over
+        """CREATE TABLE web_game_ends_8 (
+            game_id TEXT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            winner INTEGER NOT NULL CHECK (winner IN (0, 1)),
+            reason TEXT NOT NULL CHECK (reason IN ('abandoned', 'time', 'resigned')),
+            at REAL NOT NULL
+        )""",
+        # (an end whose game is gone, left by a hand edit, would fail the foreign key: it means nothing)
+        "INSERT INTO web_game_ends_8 SELECT game_id, winner, reason, at FROM web_game_ends "
+        "WHERE game_id IN (SELECT id FROM games)",
+        "DROP TABLE web_game_ends",
+        "ALTER TABLE web_game_ends_8 RENAME TO web_game_ends",
+    ),
 ]
 _SCHEMA_KEY = "web.schema"
 

@@ -318,6 +318,8 @@ function draw() {
   $("subtitle").textContent = `${view.players[me].name === "You" ? "You" : view.players[me].name} vs ${
     opponent.kind === "computer" ? `the computer (${opponent.level})` : opponent.name} · ${rulesName} · deal ${view.deal_number}`;
   document.title = `bummerl — deal ${view.deal_number}`;
+  // Between two people, while the Bummerl is on, either may give it up.
+  $("btn-resign").hidden = !(view.presence && !view.friend_to_come && !view.withdrawn && view.phase !== "game_over");
 
   // the opponent
   $("opponent-name").textContent = opponent.name;
@@ -560,6 +562,7 @@ function prompt() {
   const acts = legal();
   if (view.phase === "game_over") return setStatus(view.winner === seat ? "You won the Bummerl!" : `${name(1 - seat)} won the Bummerl.`);
   if (view.phase === "deal_over") return setStatus("The deal is over — Enter for the next deal");
+  if (view.withdrawn) return setStatus("You withdrew this invitation: nobody can take the other seat");
   if (view.friend_to_come) return setStatus("Waiting for your friend to open the invitation link (the friend page has it to copy)");
   // A friend away on their turn is not thinking (presence.js shows the countdown to the claim).
   if (view.waiting_for === 1 - seat && isAway(1 - seat)) {
@@ -744,6 +747,29 @@ function confirmPass() {
 /** A close cannot be taken back and changes the scoring: asked first, as in the terminal game. */
 function confirmClose() {
   confirmFirst("close", "Close the talon?", "Nobody draws any more, and you must reach 66 or lose the deal.", "Close the talon");
+}
+
+/** Give the Bummerl up (a game with a friend): the friend wins it, rated like any win. Asked first. */
+function confirmResign() {
+  if (!view || $("btn-resign").hidden) return;
+  const opp = name(1 - seat);
+  openModal("resign", "Resign the Bummerl?", [h("p", {
+    text: `${opp} wins the Bummerl${view.rated ? " and the game counts in both ratings" : ""}. This cannot be taken back.` })], [
+    button("Resign", resign, { primary: true, attrs: { "data-confirm": "resign" } }),
+    button("Keep playing", closeModal),
+  ]);
+}
+
+async function resign() {
+  closeModal();
+  try {
+    const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/resign`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: await token() }),
+    });
+    if (!response.ok) setStatus(`Could not resign: ${(await response.json().catch(() => ({}))).error || response.statusText}`, true);
+  } catch (err) {
+    setStatus(`Could not resign: ${err.message}`, true);  // the view that ends the game comes by the socket
+  }
 }
 
 function confirmLeave() {
@@ -966,6 +992,7 @@ document.addEventListener("keydown", (e) => {
 
 $("btn-settings").addEventListener("click", showSettings);
 $("btn-help").addEventListener("click", showHelp);
+$("btn-resign").addEventListener("click", confirmResign);
 $("modal").addEventListener("click", (e) => { if (e.target === $("modal") && modalKind !== "claim") closeModal(); });
 window.addEventListener("storage", () => { settings = loadSettings(); if (view) draw(); });
 connect();

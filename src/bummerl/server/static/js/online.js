@@ -69,12 +69,17 @@ async function showMe() {
   const list = $("games");
   // A game's state in words, and when it was last played: the entries looked alike ("Ann vs Bob · playing"),
   // and a Bummerl claimed from an absent player read "abandoned" (a play-test).
+  // A Bummerl that ended away from the table says how (claimed, on time, resigned).
   const STATES = { playing: "playing", finished: "over", abandoned: "over (won away from the table)", damaged: "damaged" };
   list.replaceChildren(...page.friend_games.map((g) => {
-    const state = g.waiting ? "waiting for your friend" : (STATES[g.state] || g.state || "");
+    const state = g.waiting ? "waiting for your friend"
+      : g.ended ? `over (${g.ended.text.replace(/\.$/, "")})` : (STATES[g.state] || g.state || "");
     const when = g.updated ? ` · ${new Date(g.updated).toLocaleString([], { dateStyle: "short", timeStyle: "short" })}` : "";
     const li = item(`${g.players[0]} vs ${g.players[1]} · ${state}${g.rated ? " · rated" : ""}${when}`, g.link);
-    if (g.waiting) li.append(" ", ...copyable(g.link));  // the link to send, again, with a label and Copy
+    if (g.waiting) {  // the link to send, again, with a label and Copy; or take the invitation back
+      li.append(h("span", { class: "tools" }, ...copyable(g.link), " ",
+        h("button", { type: "button", "data-action": "withdraw", onclick: () => withdraw(g.invite) }, "Withdraw")));
+    }
     if (g.state === "finished" || g.state === "abandoned") {  // (the server offers it after either end)
       const button = document.createElement("button");
       button.type = "button";
@@ -104,6 +109,23 @@ async function copyField(field, button) {
     await navigator.clipboard.writeText(field.value);
     button.textContent = "Copied";
   } catch { button.textContent = "Selected: Ctrl-C copies it"; }
+}
+
+/** Take back an invitation nobody has taken yet: its link then takes no seat, and it no longer counts
+ *  against the open invitations one may have. */
+async function withdraw(code) {
+  try {
+    await api(`/api/friends/${encodeURIComponent(code)}/withdraw`, {});
+    if (awaiting === code) {  // the invitation this page just made
+      awaiting = "";
+      $("invite-made").hidden = true;
+      $("online").dataset.state = "ready";
+    }
+    status("Invitation withdrawn: its link takes no seat any more.");
+    await showMe();
+  } catch (err) {
+    status(err.message, true);
+  }
 }
 
 async function rematch(code) {
@@ -153,6 +175,7 @@ async function createInvitation(event) {
       + "friend's computer cannot reach: serve with --host 0.0.0.0 and open this page by the network address "
       + "bummerl serve prints." : "Invitation made.", local);
     awaitFriend(answer.invite);
+    showMe().catch(() => {});  // listed among your games (a failure here changes nothing made)
   } catch (err) {
     status(err.message, true);
   }
@@ -173,6 +196,7 @@ function awaitFriend(code, since = Date.now()) {
     try { seen = await api(`/api/friends/${encodeURIComponent(code)}`); } catch { /* try again */ }
     if (awaiting !== code) return;
     if (!seen || seen.seat_free) { awaitFriend(code, since); return; }
+    if (seen.withdrawn) return;  // taken back (on another page)
     status(`${seen.players[1]} has taken the seat: the game waits for you. Go to your seat.`);
     document.title = `${seen.players[1]} is here — bummerl`;
     $("play-link").focus();
@@ -286,6 +310,7 @@ async function invitedBy(code) {
   try {
     const seen = await api(`/api/friends/${encodeURIComponent(code)}`);
     const host = seen.host ? `${seen.host.name} (${seen.host.rating})` : "Somebody";
+    if (seen.withdrawn) return `${seen.host ? seen.host.name : "The host"} has withdrawn this invitation. `;
     return `${host} invites you to a Bummerl: ${seen.rules_text} · ${seen.rated ? "rated" : "unrated"}. `;
   } catch {
     return "";  // joining says what is wrong with the invitation
@@ -320,4 +345,5 @@ async function start() {
 $("name-form").addEventListener("submit", chooseName);
 $("invite-form").addEventListener("submit", createInvitation);
 $("copy-invite").addEventListener("click", () => copyField($("invite-link"), $("copy-invite")));
+$("withdraw-invite").addEventListener("click", () => { if (awaiting) withdraw(awaiting); });
 start();
