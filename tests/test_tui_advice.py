@@ -8,10 +8,10 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from bummerl.actions import Action
+from bummerl.analysis import rate, review
 from bummerl.engine import Deal
 from bummerl.rules import Rules
 from bummerl.table import Seat, Table
-from bummerl.tui.advice import rate, review
 from bummerl.tui.app import BummerlApp
 from bummerl.tui.screens import AnalysisScreen
 from helpers.tui import SCRIPTED_DECK, Script, press, session, settle, shown

@@ -33,23 +33,32 @@ A view in a Bummerl (here the first deal, both needing 7) also gets each action'
 >>> start = analyse(View.of(deal, deal.to_move, score=(7, 7)), samples=4)
 >>> all(0.0 < s.bummerl_win < 1.0 for s in start.actions)
 True
+
+The front ends word it with :func:`rate` (every action of a view, best first, and how the worlds were
+chosen) and walk a whole game's decisions with :func:`review`:
+
+>>> def claims_win(deal):  # a stand-in solver: a claim is worth 1, anything else 0
+...     return {a: int(a.kind == "claim") for a in deal.legal_actions()}
+>>> stats, note = rate(View.of(deal, deal.to_move), samples=3, solver=claims_win)
+>>> note, len(stats) == len(deal.legal_actions())
+('sampled 3 of 726,485,760 worlds', True)
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bummerl.actions import Action
+from bummerl.actions import CLAIM, Action
 from bummerl.engine import Deal
 from bummerl.errors import BummerlError
 from bummerl.match_equity import OUTCOMES, outcome_values
 from bummerl.search.worlds import EXACT_LIMIT, Source, Weight, worlds
 from bummerl.view import View
 
-__all__ = ["ActionStats", "Analysis", "AnalysisError", "Solver", "analyse"]
+__all__ = ["ActionStats", "Analysis", "AnalysisError", "Mistake", "Solver", "analyse", "rate", "review"]
 
 #: Values every legal action of the player to move in a full-information deal (game points for them).
 Solver = Callable[[Deal], Mapping[Action, int]]
@@ -221,3 +230,59 @@ def analyse(
         stats.append(ActionStats(a, mean, wins, min(vals), ci, chance))
     stats.sort(key=lambda s: (-s.mean, -s.win_share, -s.worst, str(s.action)))
     return Analysis(tuple(stats), ws.exact, len(ws.deals), ws.total, ws.seed)
+
+
+# ----------------------------------------------------------------------------- for the front ends
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A choice that cost game points on average: what you did, what was best, and the difference."""
+
+    deal_number: int
+    trick_number: int
+    view: View
+    chosen: ActionStats
+    best: ActionStats
+
+    @property
+    def loss(self) -> float:
+        """Mean game points given away by the choice (never negative)."""
+        return max(0.0, self.best.mean - self.chosen.mean)
+
+
+def rate(view: View, samples: int | None = None, seed: int = 0,
+         solver: Solver | None = None) -> tuple[tuple[ActionStats, ...], str]:
+    """Every legal action of the view, best first, and how the worlds were chosen (exact or sampled), in
+    words. Under rules that hide the running points a claim is not rated (rules.md 6: its value would tell
+    whether you have 66)."""
+    result = analyse(view, samples=samples, seed=seed, solver=solver)
+    if result.exact:
+        note = f"exact over all {result.worlds:,} world{'s' if result.worlds != 1 else ''}"
+    else:
+        note = f"sampled {result.worlds:,} of {result.total_worlds:,} worlds"
+    actions = result.actions
+    if not view.rules.open_tricks and len(actions) > 1 and any(s.action == CLAIM for s in actions):
+        actions = tuple(s for s in actions if s.action != CLAIM)
+        note += "; a claim is not rated under these rules (it would tell your points)"
+    return actions, note
+
+
+def review(
+    decisions: Iterable[tuple[int, View, Action]],
+    samples: int,
+    progress: Callable[[int, int], None] | None = None,
+    solver: Solver | None = None,
+) -> list[Mistake]:
+    """Analyse each of your decisions ``(deal number, view, action taken)``; the ones that lost game points
+    on average, costliest first. ``progress(done, total)`` is called after each decision."""
+    todo = list(decisions)
+    out: list[Mistake] = []
+    for i, (deal_number, view, action) in enumerate(todo):
+        stats, _ = rate(view, samples=samples, seed=i, solver=solver)
+        chosen = next((s for s in stats if s.action == action), None)
+        if chosen is not None and stats[0].mean - chosen.mean > 1e-9:
+            out.append(Mistake(deal_number, len(view.trick_log) + 1, view, chosen, stats[0]))
+        if progress is not None:
+            progress(i + 1, len(todo))
+    return sorted(out, key=lambda m: -m.loss)

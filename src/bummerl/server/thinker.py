@@ -72,8 +72,8 @@ def decide(level: str, seed: int, view: View) -> str:
 
 def analyse_view(view: View, samples: int) -> dict[str, Any]:
     """The ``?`` analysis of a view as JSON: ``{"note", "actions": [{"action", "mean", "win_share", ...}]}``
-    (every legal action, best first; see :func:`bummerl.tui.advice.rate`)."""
-    from bummerl.tui.advice import rate
+    (every legal action, best first; see :func:`bummerl.analysis.rate`)."""
+    from bummerl.analysis import rate
 
     stats, note = rate(view, samples=samples)
     return {"note": note, "actions": [s.to_json() for s in stats]}
@@ -81,7 +81,7 @@ def analyse_view(view: View, samples: int) -> dict[str, Any]:
 
 def review_decisions(decisions: list[tuple[int, View, Action]], samples: int) -> list[dict[str, Any]]:
     """The end-of-game review as JSON: the choices that lost game points on average, costliest first."""
-    from bummerl.tui.advice import review
+    from bummerl.analysis import review
 
     return [
         {"deal": m.deal_number, "trick": m.trick_number, "chosen": m.chosen.to_json(),

@@ -17,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, LoadingIndicator, ProgressBar, Static
 
 from bummerl.actions import Action
+from bummerl.analysis import Mistake, rate, review
 from bummerl.cards import Card, Rank
 from bummerl.game import TARGET
 from bummerl.rules import Rules
@@ -29,7 +30,6 @@ from bummerl.scoring import (
     game_point_table,
 )
 from bummerl.table import CardStyle, Event
-from bummerl.tui.advice import AnalysisUnavailable, Mistake, rate, review
 from bummerl.tui.widgets import card_keys, card_text
 from bummerl.view import View
 
@@ -474,7 +474,7 @@ class AnalysisScreen(Dialog[None]):
         try:
             ratings, note = rate(self.view, samples=self.samples, solver=self.solver)
             body: Text | Group = self._table(ratings, note)
-        except (AnalysisUnavailable, ValueError) as err:
+        except ValueError as err:  # (an AnalysisError is one)
             body = Text(str(err), style="yellow")
         _from_thread(self, self._show, body)
 
@@ -593,7 +593,7 @@ class GameOverScreen(Dialog[None]):
             body: Text | RichTable = self._table(mistakes)
         except _Stopped:
             return
-        except (AnalysisUnavailable, ValueError) as err:
+        except ValueError as err:  # (an AnalysisError is one)
             body = Text(str(err), style="yellow")
             mistakes = []
         self.mistakes = mistakes
