@@ -10,11 +10,11 @@ from textual.pilot import Pilot
 from bummerl.actions import Action
 from bummerl.cards import parse_cards
 from bummerl.rules import Rules
+from bummerl.session import PlaySession
 from bummerl.store import GameStore
 from bummerl.table import FirstLegal
 from bummerl.tui.app import BummerlApp, sorted_hand
 from bummerl.tui.screens import ConfirmScreen, DealSummaryScreen, GameOverScreen
-from bummerl.tui.session import PlaySession
 from helpers.arena_bots import Script
 from helpers.tui import press, run, screen_text, session, settle, shown
 

@@ -97,9 +97,9 @@ def test_question_mark_shows_each_actions_chance_to_win_the_bummerl(tmp_path: Pa
 
 
 def test_the_end_of_game_review_lists_the_costliest_choices(tmp_path: Path) -> None:
+    from bummerl.session import PlaySession
     from bummerl.table import FirstLegal
     from bummerl.tui.screens import GameOverScreen
-    from bummerl.tui.session import PlaySession
 
     s = PlaySession.new(Rules.preset("standard"), seed=3, first_dealer=1, home=tmp_path, bot=FirstLegal())
     app = BummerlApp(s, delay=0, review_samples=1, solver=claims_win, confirm=False)

@@ -373,7 +373,7 @@ async def _play_to_the_end(pilot: Pilot[None], app: BummerlApp) -> None:
 
 
 def test_play_again_at_the_end_starts_a_fresh_game(tmp_path: Path) -> None:
-    from bummerl.tui.session import PlaySession
+    from bummerl.session import PlaySession
 
     made: list[PlaySession] = []
 
@@ -419,7 +419,7 @@ def test_at_80x24_the_summary_shows_the_new_score_and_the_end_the_whole_review(t
     # The player-tester's report: at 80x24 the summary of deal 2 showed deal 1's row and the old score (deal
     # 2's row only after pressing Down, with a small scroll bar as the only hint), and the end of the Bummerl
     # showed 3 of the review's 6 rows.
-    from bummerl.tui.session import PlaySession
+    from bummerl.session import PlaySession
 
     first = PlaySession.new(Rules.preset("standard"), level="medium", seed=5, home=tmp_path, bot=FirstLegal(),
                             cards="german")
@@ -489,7 +489,7 @@ class SlowSolver:
 def test_leaving_the_end_screen_stops_its_review(tmp_path: Path, key: str) -> None:
     import time
 
-    from bummerl.tui.session import PlaySession
+    from bummerl.session import PlaySession
 
     solver = SlowSolver()
     first = PlaySession.new(Rules.preset("standard"), level="medium", seed=5, home=tmp_path, bot=FirstLegal())
@@ -737,7 +737,7 @@ def test_under_marriage_leads_king_the_status_asks_for_the_king_alone(tmp_path: 
 def test_a_long_score_sheet_leaves_the_deals_own_summary_in_sight_at_80x24(tmp_path: Path) -> None:
     # A review of the three-part summary: with its height in vh, the bottom part was as tall as the whole
     # score sheet (19 rows at deal 7 of Sixty-Six) and covered the deal's own lines (why, the tricks table).
-    from bummerl.tui.session import PlaySession
+    from bummerl.session import PlaySession
 
     for seed in range(200):  # a Bummerl still going after its 7th deal
         s = PlaySession.new(Rules.preset("sixty-six"), level="easy", seed=seed, first_dealer=0,

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from bummerl.cards import parse_cards
 from bummerl.rules import Rules
+from bummerl.session import PlaySession
 from bummerl.tui.app import BummerlApp
-from bummerl.tui.session import PlaySession
 from helpers.tui import Script, settle, shown
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

@@ -13,8 +13,8 @@ from textual.widgets import RichLog
 
 from bummerl.cards import parse_cards
 from bummerl.rules import Rules
+from bummerl.session import PlaySession
 from bummerl.tui.app import BummerlApp
-from bummerl.tui.session import PlaySession
 from helpers.arena_bots import Script
 
 # You (seat 0, forehand) get JH KH QH + AS TS; the computer JC QC KC + TC AC; the trump card is AH.

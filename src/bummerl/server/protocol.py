@@ -26,7 +26,8 @@ from bummerl import jsonio
 from bummerl.cards import CARDS, cards_in
 from bummerl.errors import BummerlError
 from bummerl.rules import FLAG_NAMES
-from bummerl.table import Event, Table
+from bummerl.scoring import Reason, marriage_points
+from bummerl.table import Event, Table, reason_text
 
 __all__ = [
     "MAX_MESSAGE",
@@ -187,9 +188,14 @@ def view_message(table: Table, seat: int, *, thinking: bool = False,
         deal["pending"] = None
         deal["close_snapshot"] = None
     deal["pass_words"] = table.pass_words(seat)  # what a pass would do, once it may pass (else null)
+    # Each legal marriage's points, so that the page words the button without knowing the rules.
+    deal["marriage_points"] = {a.suit.letter: marriage_points(a.suit, trump=view.trump_suit)
+                               for a in view.legal_actions if a.kind == "marry" and a.suit is not None}
     game = table.game
+    auto = table.rules.auto_claim
     sheet = [
-        {"deal": i, "dealer": s.dealer, **s.outcome.to_json(), "score": list(s.score_after)}
+        {"deal": i, "dealer": s.dealer, **s.outcome.to_json(), "score": list(s.score_after),
+         "why": Reason(s.outcome.reason).label, "text": reason_text(s.outcome, auto)}
         for i, s in enumerate(game.finished, start=1)
     ]
     waiting = table.waiting_for
@@ -209,7 +215,8 @@ def view_message(table: Table, seat: int, *, thinking: bool = False,
         "deal_number": table.deal_number,
         "waiting_for": waiting,
         "thinking": thinking,
-        "result": None if view.outcome is None else view.outcome.to_json(),
+        "result": None if view.outcome is None else {**view.outcome.to_json(),
+                                                     "text": reason_text(view.outcome, auto)},
         "score": list(table.score),
         "target": game.target,
         "winner": game.winner,

@@ -1,6 +1,6 @@
 """The full-screen game: one Bummerl of you against the computer, by keyboard and mouse.
 
-Run it with ``bummerl play``. The app is a thin skin over :class:`~bummerl.tui.session.PlaySession`
+Run it with ``bummerl play``. The app is a thin skin over :class:`~bummerl.session.PlaySession`
 (a :class:`~bummerl.table.Table` that saves itself): every key or click becomes one action for the table,
 and the screen is redrawn from your :class:`~bummerl.view.View` after each event.
 """
@@ -22,6 +22,7 @@ from textual.widgets import Footer, Header, Label, Static
 from bummerl.actions import CLAIM, CLOSE, EXCHANGE, PASS, Action
 from bummerl.cards import Card, Rank, cards_in
 from bummerl.errors import BummerlError
+from bummerl.session import COMPUTER, HUMAN, PlaySession
 from bummerl.table import CardStyle, Event, IllegalMove
 from bummerl.tui.eventlog import EventLog, visible_events
 from bummerl.tui.screens import (
@@ -33,7 +34,6 @@ from bummerl.tui.screens import (
     KeysScreen,
     ScoreSheetScreen,
 )
-from bummerl.tui.session import COMPUTER, HUMAN, PlaySession
 from bummerl.tui.styles import APP_CSS
 from bummerl.tui.widgets import SIXTH_CARD_KEY, CardWidget, card_keys, card_text, hand_marks, suit_text
 from bummerl.view import View
@@ -264,8 +264,8 @@ class BummerlApp(App[None]):
             trick_caption.update("Trick")
             for s in slots:
                 s.remove_class("faded")
-        elif view.tricks:
-            last = view.tricks[-1]
+        elif view.trick_log:
+            last = view.trick_log[-1]
             slots[0].show_card(last.lead, style)
             slots[1].show_card(last.follow, style)
             labels[0].update(table.name(last.leader))

@@ -413,7 +413,7 @@ class DealSummaryScreen(Dialog[str | None]):
                 grid.add_column("points", justify="right")
                 grid.add_column("cards taken", ratio=1)
                 for seat in (HUMAN, COMPUTER):
-                    taken = [c for t in view.tricks if t.winner == seat for c in (t.lead, t.follow)]
+                    taken = [c for t in view.trick_log if t.winner == seat for c in (t.lead, t.follow)]
                     grid.add_row(names[seat], str(view.tricks_won[seat]), points_cell(view, this_deal, seat),
                                  _cards(taken, style))
                 yield Static(grid)

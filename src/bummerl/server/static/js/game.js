@@ -457,7 +457,7 @@ function drawActions() {
   if (acts.includes("close")) box.append(actionButton("close", "Close the talon", "c"));
   for (const a of acts.filter((x) => x.startsWith("marry "))) {
     const s = a.slice(6);
-    box.append(actionButton(a, [`Declare ${s === deal.trump ? 40 : 20} `, suitIcon(s, style(), 18)], "m", "marry"));
+    box.append(actionButton(a, [`Declare ${deal.marriage_points[s]} `, suitIcon(s, style(), 18)], "m", "marry"));
   }
   // Bright only when it looks right (66 counted); otherwise a claim is there but nothing recommends it.
   const likely = deal.points && deal.points[seat] >= 66;
@@ -497,24 +497,9 @@ function drawScore() {
     h("td", { text: String(row.deal) }),
     h("td", { text: row.winner === me ? `−${row.game_points}` : "" }),
     h("td", { text: row.winner === opp ? `−${row.game_points}` : "" }),
-    h("td", { class: "why", text: REASONS_SHORT[row.reason] || row.reason }))),
+    h("td", { class: "why", text: row.why, title: row.text }))),
     h("tr", { class: "total" }, h("td", { text: "left" }), h("td", { text: String(left(me)) }),
       h("td", { text: String(left(opp)) }), h("td", {})));
-}
-
-const REASONS_SHORT = { claim: "66", false_claim: "wrong 66", closer_failed: "closer failed", last_trick: "last trick",
-                        more_points: "more points", draw: "draw" };
-const REASONS = {
-  claim: "a correct claim of 66", false_claim: "a wrong claim of 66",
-  closer_failed: "the player who closed the talon did not reach 66",
-  last_trick: "all cards were played; the last trick wins", more_points: "all cards were played; more points win",
-  draw: "all cards were played with equal points",
-};
-
-/** Why a deal ended, in words; under automatic claims nobody claims by hand (table.AUTO_CLAIM_SENTENCE). */
-function reasonText(reason) {
-  if (reason === "claim" && view && view.flags && view.flags.auto_claim) return "66 reached (claimed automatically)";
-  return REASONS[reason] || reason;
 }
 
 function logEvent(e) {
@@ -781,7 +766,7 @@ function confirmLeave() {
 
 function dealSummaryBody() {
   const deal = view.deal;
-  const result = view.result || { winner: null, game_points: 0, reason: "draw" };
+  const result = view.result || { winner: null, game_points: 0, reason: "draw", text: "all cards were played with equal points" };
   const me = seat, opp = 1 - seat;
   const taken = [[], []];
   for (const t of deal.tricks) taken[t.winner].push(t.lead, t.follow);
@@ -792,7 +777,7 @@ function dealSummaryBody() {
     h("td", { text: pointsCell(deal, events, s) }),
     h("td", {}, h("div", { class: "taken" }, ...taken[s].map((c) => cardElement(c, { classes: "tiny" }))))));
   const body = [
-    h("p", { class: "why", text: `Why: ${reasonText(result.reason)}.` }),
+    h("p", { class: "why", text: `Why: ${result.text}.` }),
     deal.closed_by !== null && deal.closed_by !== undefined
       ? h("p", { class: "closed", text: `${deal.closed_by === me ? "You" : name(deal.closed_by)} closed the talon.` }) : null,
     h("table", { class: "summary" }, h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "sr-only", text: "player" })), h("th", { text: "tricks" }),
