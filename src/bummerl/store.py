@@ -61,6 +61,7 @@ from bummerl import jsonio
 from bummerl.cards import Card, CardParseError, parse_cards
 from bummerl.engine import Deal, Outcome
 from bummerl.errors import BummerlError, quote
+from bummerl.liveness import FOREIGN_LEASE_HOURS, alive, process_start
 from bummerl.records import DealRecord, GameRecord, RecordError
 from bummerl.rules import Rules, RulesError
 
@@ -102,8 +103,6 @@ State = Literal["playing", "finished", "abandoned"]
 LEGACY_DIR = "games"
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _LEGACY_MAX_BYTES = 4_000_000
-#: Hours a lease taken on another host counts as held (its process cannot be checked from here).
-FOREIGN_LEASE_HOURS = 12
 _BUSY_MS = 15_000
 
 #: Schema steps, numbered from 1 (``PRAGMA user_version`` is the number of steps applied). Append-only.
@@ -355,46 +354,6 @@ def _state_after(score: tuple[int, int]) -> State:
     """The state of a game stored with ``score`` (game points still needed): ``finished`` once somebody has
     won, else ``playing`` (a game played on after it was abandoned is played again)."""
     return "finished" if min(score) <= 0 else "playing"
-
-
-# ----------------------------------------------------------------------------------------------- leases
-
-
-def _process_start(pid: int) -> str:
-    """The start time of a process (Linux ``/proc``), to tell a reused pid apart; "" when unknown."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return ""
-    fields = text.rsplit(")", 1)[-1].split()
-    return fields[19] if len(fields) > 19 else ""
-
-
-def _alive(pid: int, host: str, started: str, since: str) -> bool:
-    """Whether the process that took a lease still runs. A lease taken on another host (a database shared
-    between machines, a container with a new name) cannot be checked: it counts as live for
-    :data:`FOREIGN_LEASE_HOURS` after it was taken."""
-    if host != socket.gethostname():
-        try:
-            taken = datetime.fromisoformat(since)
-            return (datetime.now(UTC) - taken).total_seconds() < FOREIGN_LEASE_HOURS * 3600
-        except (TypeError, ValueError, OverflowError):  # a damaged row (no zone, not a time): stale
-            return False
-    if not isinstance(pid, int) or not 0 < pid < 1 << 22:  # 0, -1: a process group; not a process id
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    except OSError:
-        return False
-    with contextlib.suppress(OSError):
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()
-        if fields and fields[0] in ("Z", "X"):  # a zombie: it has ended
-            return False
-    return not started or _process_start(pid) in ("", started)
 
 
 # ----------------------------------------------------------------------------------------------- the store
@@ -936,10 +895,10 @@ class GameStore:
         me = (owner, os.getpid(), socket.gethostname())
         row = db.execute("SELECT owner, pid, host, started, since FROM leases WHERE game_id = ?",
                          (game_id,)).fetchone()
-        if row is not None and tuple(row[:3]) != me and _alive(*row[1:]):
+        if row is not None and tuple(row[:3]) != me and alive(*row[1:]):
             raise GameBusy.of(game_id, row[0])
         db.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?, ?)",
-                   (game_id, owner, me[1], me[2], _process_start(me[1]), _now()))
+                   (game_id, owner, me[1], me[2], process_start(me[1]), _now()))
         self._held[game_id] = owner
 
     def _release(self, game_id: str, owner: str) -> None:
@@ -954,7 +913,7 @@ class GameStore:
                          (game_id,)).fetchone()
         if row is None:
             return
-        if (row[1] == os.getpid() and row[2] == socket.gethostname()) or not _alive(*row[1:]):
+        if (row[1] == os.getpid() and row[2] == socket.gethostname()) or not alive(*row[1:]):
             return  # this process holds it (for one of its owners), or the holder has ended
         raise GameBusy.of(game_id, row[0])
 
@@ -963,7 +922,7 @@ class GameStore:
         with self._reading() as db:
             row = db.execute("SELECT pid, host, started, since FROM leases WHERE game_id = ?",
                              (game_id,)).fetchone()
-        return row[0] if row is not None and _alive(*row) else None
+        return row[0] if row is not None and alive(*row) else None
 
     # ------------------------------------------------------------------ settings
 
