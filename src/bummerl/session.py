@@ -31,6 +31,7 @@ from random import Random
 
 from bummerl.actions import Action
 from bummerl.bots.base import Bot
+from bummerl.bots.levels import LEVEL_NAMES
 from bummerl.rules import Rules
 from bummerl.store import COMPUTER_LEVELS, GameStore, StoredGame, StoreError, check_kind
 from bummerl.table import CardStyle, Event, Seat, Table
@@ -38,8 +39,8 @@ from bummerl.view import View
 
 __all__ = ["COMPUTER", "HUMAN", "LEVELS", "PlaySession", "computer_bot"]
 
-#: The computer levels offered by ``bummerl play --level``.
-LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
+#: The computer levels offered by ``bummerl play --level`` (:data:`bummerl.bots.levels.LEVEL_NAMES`).
+LEVELS: tuple[str, ...] = LEVEL_NAMES
 HUMAN = 0
 COMPUTER = 1
 

@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from bummerl import jsonio
+from bummerl.bots.levels import LEVEL_NAMES
 from bummerl.cards import Card, CardParseError, parse_cards
 from bummerl.engine import Deal, Outcome
 from bummerl.errors import BummerlError, quote
@@ -90,7 +91,7 @@ __all__ = [
 #: The file name of the database inside the data directory.
 DB_NAME = "games.db"
 #: The computer levels a stored game may name (``random`` plays uniformly at random).
-COMPUTER_LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert", "random")
+COMPUTER_LEVELS: tuple[str, ...] = (*LEVEL_NAMES, "random")
 #: Every kind of other seat a stored game may name: a computer level, or ``human`` for a person.
 KINDS: tuple[str, ...] = (*COMPUTER_LEVELS, "human")
 #: Card faces.

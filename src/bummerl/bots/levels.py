@@ -73,6 +73,8 @@ LEVELS = {
     "expert": ("the strongest: more worlds, reads the opponent's play, plays for the Bummerl",
                make_expert_level),
 }
+#: Their names, weakest first: the levels a person may play against (``bummerl play --level``, the web).
+LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
 
 
 def make_level(name: str, seed: int | None = None) -> Bot:

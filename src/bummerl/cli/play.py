@@ -24,9 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["play", "remembered", "stats"]
 
-_LEVELS = ("easy", "medium", "hard", "expert")
 _DEALERS = ("me", "computer", "random")
-_CARDS = ("french", "german")
 _NO_TERMINAL = "bummerl play needs a terminal (its input and output are not one): run it in a terminal window"
 
 
@@ -38,13 +36,15 @@ def _has_terminal() -> bool:
 def remembered(store: GameStore) -> dict[str, Any]:
     """The last options of ``bummerl play`` from the store, each checked (a bad one is dropped with a
     warning): ``level``, ``rules`` (a :class:`~bummerl.rules.Rules`), ``cards``, ``confirm``."""
+    from bummerl.bots.levels import LEVEL_NAMES
     from bummerl.rules import Rules, RulesError
+    from bummerl.store import CARD_STYLES
 
     raw = store.settings()
     out: dict[str, Any] = {}
-    if raw.get("level") in _LEVELS:
+    if raw.get("level") in LEVEL_NAMES:
         out["level"] = raw["level"]
-    if raw.get("cards") in _CARDS:
+    if raw.get("cards") in CARD_STYLES:
         out["cards"] = raw["cards"]
     if isinstance(raw.get("confirm"), bool):
         out["confirm"] = raw["confirm"]
@@ -105,9 +105,10 @@ def play(
     Every action is stored before it is shown; --resume continues the last unfinished game. The level,
     rules, card faces and --confirm setting you choose are remembered for next time.
     """
+    from bummerl.bots.levels import LEVEL_NAMES
     from bummerl.errors import BummerlError
     from bummerl.session import PlaySession
-    from bummerl.store import COMPUTER_LEVELS, GameStore, StoredGame
+    from bummerl.store import CARD_STYLES, COMPUTER_LEVELS, GameStore, StoredGame
 
     if not 0 <= delay <= 60:  # nan and inf too: the computer would think for ever
         fail("--delay must be from 0 to 60 seconds")
@@ -160,10 +161,10 @@ def play(
             _run(start, store, game, ask=ask, delay=delay, samples=samples, review_samples=review_samples)
         else:
             chosen_level = level if level is not None else last.get("level", "medium")
-            if chosen_level not in _LEVELS:
-                fail(f"unknown level {chosen_level!r} (choose from {', '.join(_LEVELS)})")
+            if chosen_level not in LEVEL_NAMES:
+                fail(f"unknown level {chosen_level!r} (choose from {', '.join(LEVEL_NAMES)})")
             chosen_cards = cards if cards is not None else last.get("cards", "french")
-            if chosen_cards not in _CARDS:
+            if chosen_cards not in CARD_STYLES:
                 fail(f"unknown card faces {chosen_cards!r} (choose french or german)")
             if dealer not in (None, *_DEALERS):
                 fail(f"--dealer must be me, computer or random, not {dealer!r}")
