@@ -665,6 +665,21 @@ def test_a_resumed_games_note_shows_in_the_game_as_the_newest_log_line_and_a_not
     run(app, body, size=SMALL, notifications=True)
 
 
+def test_a_remark_on_unfinished_games_is_a_log_line_and_covers_no_card(tmp_path: Path) -> None:
+    # Its toast covered the last two cards and the status line for 8 s (a tmux play-test).
+    s = session(tmp_path, bot=Script(["play JC"]))
+    s.note_title = "Unfinished games"
+    s.note = "you have 1 unfinished game: bummerl play --resume continues the last one"
+    app = BummerlApp(s, delay=0)
+
+    async def body(pilot: Pilot[None]) -> None:
+        await pilot.pause(0.1)
+        assert "Unfinished games" not in screen_text(app) and not app._notifications  # no toast
+        assert app.query_one("#log", EventLog).entries[-1].plain == s.note
+
+    run(app, body, size=SMALL, notifications=True)
+
+
 # ----------------------------------------------------------------------------- views and events only
 
 

@@ -217,17 +217,23 @@ def friends(browser: Any, tmp_path: Path, *who: tuple[str, str],
         server.stop()
 
 
+def invite(host: Person, *, named: bool = False) -> str:
+    """The host opens /friend, chooses a name (unless ``named``: she has one) and makes an invitation
+    (rated, the default): its link."""
+    host.page.goto(host.server.url + "/friend")
+    if not named:
+        host.choose_name()
+    expect(host.page.locator("#rated")).to_be_checked()
+    host.page.click('[data-action="invite"]')
+    expect(host.page.locator("#online")).to_have_attribute("data-state", "invited")
+    return str(host.page.locator("#invite-link").input_value())
+
+
 def invite_and_join(ann: Person, bob: Person, *, named: bool = False) -> tuple[str, str]:
     """Ann invites from /friend (rated, the default) and opens her seat; Bob opens the link, chooses a name
     (unless ``named``: both have one) and lands on his: (the invitation link, the game's id), both pages
     connected."""
-    ann.page.goto(ann.server.url + "/friend")
-    if not named:
-        ann.choose_name()
-    expect(ann.page.locator("#rated")).to_be_checked()
-    ann.page.click('[data-action="invite"]')
-    expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
-    link = str(ann.page.locator("#invite-link").input_value())
+    link = invite(ann, named=named)
     ann.page.click("#play-link")
     expect(ann.game()).to_have_attribute("data-connected", "true")
     game_id = str(ann.page.url).rsplit("/", 1)[-1].split("#")[0]
@@ -443,11 +449,7 @@ def test_a_host_waiting_on_the_friend_page_hears_when_the_friend_takes_the_seat(
     # page never changed (and he could claim the rated Bummerl three minutes later: now refused).
     with friends(browser, tmp_path, ("Ann", "/ws/games/"), ("Bob", "/ws/games/")) as (_, people):
         ann, bob = people
-        ann.page.goto(ann.server.url + "/friend")
-        ann.choose_name()
-        ann.page.click('[data-action="invite"]')
-        expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
-        bob.page.goto(str(ann.page.locator("#invite-link").input_value()))
+        bob.page.goto(invite(ann))
         bob.choose_name()
         expect(bob.game()).to_have_attribute("data-connected", "true")
         expect(ann.page.locator("#online-status")).to_have_text(
@@ -461,11 +463,7 @@ def test_an_invitation_is_withdrawn_from_the_friend_page_and_a_bummerl_resigned_
     # Five links nobody took stopped a player from inviting ever again, and nobody could give a Bummerl up.
     with friends(browser, tmp_path, ("Ann", "/ws/games/"), ("Bob", "/ws/games/")) as (_, people):
         ann, bob = people
-        ann.page.goto(ann.server.url + "/friend")
-        ann.choose_name()
-        ann.page.click('[data-action="invite"]')
-        expect(ann.page.locator("#online")).to_have_attribute("data-state", "invited")
-        withdrawn = str(ann.page.locator("#invite-link").input_value())
+        withdrawn = invite(ann)
         expect(ann.page.locator('#games [data-action="withdraw"]')).to_have_count(1)  # listed at once
         ann.page.click('#invite-made [data-action="withdraw"]')
         expect(ann.page.locator("#online-status")).to_have_text(

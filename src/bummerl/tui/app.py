@@ -186,10 +186,12 @@ class BummerlApp(App[None]):
         self.bot_pending = False
         self._summary_for = 0
         self._note_at = len(table.events)
-        if self.session.note:  # options given with --resume that the resumed game ignores; unfinished games
-            resumed = self.session.note_title == "Resumed game"
+        # The note is a line of the log (draw_log). Options given with --resume that the resumed game ignores
+        # are also a warning over the table; a plain remark (unfinished games elsewhere) is not: its toast
+        # covered the last two cards and the status line for 8 s (a play-test).
+        if self.session.note and self.session.note_title == "Resumed game":
             self.call_after_refresh(self.notify, self.session.note, title=self.session.note_title,
-                                    severity="warning" if resumed else "information", timeout=8)
+                                    severity="warning", timeout=8)
         self.after_change()
 
     # ------------------------------------------------------------------ drawing
