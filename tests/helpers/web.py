@@ -213,8 +213,8 @@ def hidden_from(deal: Deal, seat: int, *, revealed: bool = False) -> set[str]:
 def matching_state(rules: Any, dealer: int, deck: Any, actions: list[str], seat: int,
                    frame_deal: dict[str, Any], score: Any) -> Deal | None:
     """The deal after the prefix of ``actions`` whose view for ``seat`` is exactly ``frame_deal`` (but for
-    the words the server adds: what a pass would do)."""
-    frame_deal = {k: v for k, v in frame_deal.items() if k != "pass_words"}
+    the words and numbers the server adds: what a pass would do, what each legal marriage counts)."""
+    frame_deal = {k: v for k, v in frame_deal.items() if k not in ("pass_words", "marriage_points")}
     deal = Deal(rules, tuple(int(c) for c in deck), dealer)
     for i in range(len(actions) + 1):
         if View.of(deal, seat, score).to_json() | _masked(frame_deal) == frame_deal:
