@@ -100,8 +100,8 @@ def test_play_a_card_quit_and_resume_in_a_real_terminal(terminal: Terminal, tmp_
 
     # A plain `bummerl play` starts a new game and says where the unfinished one is (a newcomer's audit:
     # six 7:7 games piled up, nothing on start-up mentioned them).
-    terminal.start("new", f"{BUMMERL} play --delay 0 --level easy")
-    terminal.wait_for("new", "you have 1 unfinished game: bummerl play", "--resume continues the last one")  # the log
+    terminal.start("new", f"{BUMMERL} play --delay 0 --level easy")  # (a line of its log)
+    terminal.wait_for("new", "you have 1 unfinished game: bummerl play", "--resume continues the last one")
     terminal.keys("new", "q")
     terminal.wait_for("new", "Game saved")
 
