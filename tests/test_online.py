@@ -309,6 +309,18 @@ def test_an_invitation_taken_cannot_be_withdrawn_but_the_bummerl_can_be_resigned
     assert client.post(f"/api/friends/{made['invite']}/rematch", headers=key(bob)).status_code == 200
 
 
+@pytest.mark.parametrize("name", ["only Bob", "no such Bob"])
+def test_withdrawing_a_taken_invitation_is_a_conflict_whatever_the_friend_is_called(
+        client: TestClient, name: str) -> None:
+    # The status was chosen by the words of the reason: "only Bob has taken the seat" read as a refusal to
+    # somebody else's invitation (403), "no such Bob ..." as no such invitation (404).
+    ann, friend = register(client, "Ann"), register(client, name)
+    made = invite(client, ann)
+    join(client, made, friend)
+    taken = client.post(f"/api/friends/{made['invite']}/withdraw", headers=key(ann))
+    assert taken.status_code == 409 and f"{name} has taken the seat" in taken.json()["error"]
+
+
 def test_the_online_pages_are_served(client: TestClient) -> None:
     for path in ("/friend", "/friend/anything", "/static/js/online.js"):
         assert client.get(path).status_code == 200, path

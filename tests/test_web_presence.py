@@ -1,8 +1,8 @@
 """Absence and clocks in games between two people (server/presence.py, the FriendTable hooks in
-server/online.py): "away" and its countdown, the claim of the Bummerl, clocks that run only for the player
-to move, the increment, a loss on time, and a server restart that charges nobody its downtime. The server's
-time is a hand-moved clock (no sleeps racing it); the one-second look (online.TICK) is what announces a claim
-that became possible or a clock that ran out without anybody acting."""
+server/friend_table.py): "away" and its countdown, the claim of the Bummerl, clocks that run only for the
+player to move, the increment, a loss on time, and a server restart that charges nobody its downtime. The
+server's time is a hand-moved clock (no sleeps racing it); the one-second look (friend_table.TICK) is what
+announces a claim that became possible or a clock that ran out without anybody acting."""
 
 from __future__ import annotations
 
@@ -360,10 +360,10 @@ def test_a_rating_that_cannot_be_written_is_one_store_error_and_is_done_later(cl
 
     _, _, anns, _ = pair(client)
     players = client.app.state.online.players  # type: ignore[attr-defined]
-    players.web.db.execute("PRAGMA query_only = ON")
-    with pytest.raises(StoreError, match="cannot rate game"):
+    players.web._db.execute("PRAGMA query_only = ON")
+    with pytest.raises(StoreError, match="cannot save the ratings of game"):
         players.rate(anns["id"], 0)
-    players.web.db.execute("PRAGMA query_only = OFF")
+    players.web._db.execute("PRAGMA query_only = OFF")
     assert players.rate(anns["id"], 0) is True and players.rate(anns["id"], 0) is False  # once
 
 

@@ -45,11 +45,11 @@ from bummerl.server.games import LEVELS, GameHub, GameUnavailable, Listener
 from bummerl.server.history import KEY_HEADER, history_routes
 from bummerl.server.limits import Limits, PerAddress, PostRateLimit, SocketLimit
 from bummerl.server.online import Online, online_routes
+from bummerl.server.outbox import TRY_AGAIN_LATER, Outbox
 from bummerl.server.presence import AWAY_AFTER, Clock
 from bummerl.server.protocol import (
     REFUSED,
     ProtocolError,
-    encode,
     error_message,
     parse_message,
     read_body,
@@ -59,14 +59,12 @@ from bummerl.server.thinker import DEFAULT_WORKERS, Thinker
 from bummerl.server.web_store import WebStore
 from bummerl.store import GameNotFound, StoreError
 
-__all__ = ["MAX_QUEUE", "STATIC", "create_app"]
+__all__ = ["MAX_QUEUE", "STATIC", "TRY_AGAIN_LATER", "create_app"]
 
 #: The page's files (HTML, CSS, JavaScript modules), served as they are: no build step.
 STATIC = Path(__file__).parent / "static"
 #: Messages queued for one client before it counts as gone.
 MAX_QUEUE = 500
-#: The close code of a socket whose client did not read its messages (WebSocket "try again later").
-TRY_AGAIN_LATER = 1013
 
 
 #: The peer and host names of Starlette's test client, which stands for this computer's browser in tests.
@@ -238,7 +236,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
             return _error(str(err))
         player = state["online"].players.by_key(request.headers.get(KEY_HEADER, ""))
         if player is not None:  # a player with a name: the game goes on their player page
-            await hub()._admin(state["online"].players.add_computer_game, game.id, player)
+            await hub().run_admin(state["online"].players.add_computer_game, game.id, player)
         return JSONResponse(_seat_answer(request, game.id, seat, game.tokens[seat]), status_code=201)
 
     async def list_games(request: Request) -> Response:
@@ -288,29 +286,11 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
             await refuse_unavailable(ws, err)
             return
         await ws.accept()
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(MAX_QUEUE)
-        closing: list[asyncio.Task[None]] = []
-
-        def send(message: dict[str, Any]) -> None:
-            if closing:
-                return
-            try:
-                queue.put_nowait(message)
-            except asyncio.QueueFull:
-                # A client that does not read: it leaves the game and its socket is closed (1013, try again
-                # later), so its page knows and reconnects to the whole game. Left open, it stayed "connected"
-                # while the game counted it away, and its next move went to a game the hub no longer held.
-                game.leave(listener)
-                closing.append(asyncio.get_running_loop().create_task(drop()))
-
-        async def drop() -> None:
-            writing.cancel()
-            with contextlib.suppress(Exception):
-                await ws.close(code=TRY_AGAIN_LATER)
-
-        async def writer() -> None:
-            while (message := await queue.get()) is not None:
-                await ws.send_text(encode(message))
+        # A client that does not read leaves the game at once and its socket is closed (1013, try again
+        # later), so its page knows and reconnects to the whole game. Left open, it stayed "connected" while
+        # the game counted it away, and its next move went to a game the hub no longer held.
+        outbox = Outbox(ws, MAX_QUEUE, on_overflow=lambda: game.leave(listener))
+        send = outbox.send
 
         listener = Listener(seat, send)
         try:
@@ -318,15 +298,15 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         except StoreError as err:  # it was put away meanwhile and cannot be brought back (busy, damaged)
             await refuse_unavailable(ws, err)
             return
-        writing = asyncio.create_task(writer())
+        outbox.start()
         game.kick()
         side_tasks: set[asyncio.Task[None]] = set()
         address = ws.client.host if ws.client else ""
         limit = limits.messages()
         try:
-            while not closing:
+            while not outbox.closing:
                 raw = await ws.receive()
-                if raw["type"] == "websocket.disconnect" or closing:
+                if raw["type"] == "websocket.disconnect" or outbox.closing:
                     break
                 text: str | bytes = raw["text"] if raw.get("text") is not None else raw.get("bytes") or b""
                 if not limit.allow():  # a flood: one error per run of refused messages (server/limits.py)
@@ -355,11 +335,7 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
             game.leave(listener)
             for task in side_tasks:
                 task.cancel()
-            with contextlib.suppress(asyncio.QueueFull):
-                queue.put_nowait(None)
-            writing.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writing
+            await outbox.aclose()
 
     routes = [
         Route("/", page("index.html")),

@@ -385,7 +385,7 @@ class GameHub:
         #: server/online.py for games between two people.
         self.load_special: Callable[[str], Awaitable[LiveGame | None]] | None = None
 
-    async def _admin(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run_admin(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store call (a commit: creating, leasing, releasing) in the one admin thread, in order, so
         the event loop never waits for the disk and a release never overtakes a later lease."""
         return await asyncio.get_running_loop().run_in_executor(self._admin_thread, fn, *args)
@@ -407,7 +407,7 @@ class GameHub:
             self.store.lease(session.id)
             return session
 
-        session = await self._admin(make)
+        session = await self.run_admin(make)
         game = LiveGame(session, _seats(session.level), {0: token}, self)
         self.live[game.id] = game
         game.kick()
@@ -437,7 +437,7 @@ class GameHub:
                 self.store.release(game_id)
                 raise
 
-        session, tokens = await self._admin(load)
+        session, tokens = await self.run_admin(load)
         game = LiveGame(session, _seats(session.level), tokens, self)
         self.live[game_id] = game
         return game
@@ -516,12 +516,12 @@ class GameHub:
         def token() -> str:
             tokens = self.store.tokens(game_id)
             if 0 not in tokens:
-                self.store.store.load(game_id)  # GameNotFound / GameDamaged
+                self.store.load(game_id)  # GameNotFound / GameDamaged
                 tokens[0] = secrets.token_urlsafe(24)
                 self.store.set_token(game_id, 0, tokens[0])
             return tokens[0]
 
-        value = await self._admin(token)
+        value = await self.run_admin(token)
         if game_id in self.live:
             self.live[game_id].tokens[0] = value
         return value

@@ -93,11 +93,11 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
     hub's commit thread never wait for them."""
 
     def load(game_id: str) -> StoredGame:
-        return online().hub.store.store.load(game_id)
+        return online().hub.store.load(game_id)
 
     def names(stored: StoredGame, friend: FriendGame | None) -> tuple[str, str]:
         if friend is not None:
-            return online()._names(friend)
+            return online().names_of(friend)
         owner = online().players.owner_of(stored.id)
         player = online().players.by_id(owner) if owner is not None else None
         return (player.name if player is not None else "Player"), f"computer ({stored.level})"
@@ -134,7 +134,7 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         """A game with a friend as the player's page lists it."""
         seat = friend.seat_of(player.id)
         assert seat is not None
-        names = online()._names(friend)
+        names = online().names_of(friend)
         row = _summary(stored, seat, names[1 - seat])
         row.update(kind="friend", rated=friend.rated, spectators=friend.spectators,
                    link=f"{base}/friend/{friend.invite}")
@@ -204,7 +204,7 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         withdrawn = friend.players[1] is None and stored.state != "playing"  # (Online.withdraw)
         return JSONResponse({
             "id": friend.game_id, "host": None if host is None else host.to_json(),
-            "players": list(online()._names(friend)), "withdrawn": withdrawn,
+            "players": list(online().names_of(friend)), "withdrawn": withdrawn,
             "seat_free": friend.players[1] is None and not withdrawn,
             "rules": stored.rules.to_json(), "rules_text": stored.rules.describe(), "cards": stored.cards,
             "rated": friend.rated, "state": stored.state, "spectators": friend.spectators,

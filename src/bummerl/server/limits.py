@@ -27,7 +27,7 @@ from bummerl.errors import BummerlError
 
 __all__ = ["MESSAGES_BURST", "MESSAGES_PER_SECOND", "REFUSAL_WINDOW", "REFUSING_AT_ONCE", "TOO_MANY_SOCKETS",
            "LimitReached", "Limits", "PerAddress", "PostRateLimit", "RateLimit", "SocketLimit",
-           "check_games_in_progress", "games_in_progress"]
+           "check_games_in_progress"]
 
 #: Messages a client may send per second on average, and at once.
 MESSAGES_PER_SECOND = 20.0
@@ -350,24 +350,20 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replayed
 
 
-#: A read of the web store's tables: :meth:`~bummerl.server.web_store.WebStore.query`.
-Query = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
-
-
-def games_in_progress(query: Query, player_id: str) -> int:
-    """The friend games that are not over in which ``player_id`` holds a seat (``query``: the web store's
-    :meth:`~bummerl.server.web_store.WebStore.query`)."""
-    rows = query("SELECT COUNT(*) FROM web_friend_games f JOIN games g ON g.id = f.game_id "
-                 "WHERE (f.player0 = ? OR f.player1 = ?) AND g.state = 'playing'", (player_id, player_id))
-    return int(rows[0][0])
-
-
-def check_games_in_progress(limits: Limits, query: Query, player_id: str) -> None:
+def check_games_in_progress(limits: Limits, in_progress: Callable[[str], int], player_id: str) -> None:
     """Raise :class:`LimitReached` when the player sits in ``limits.games_per_player`` unfinished friend
-    games already."""
+    games already (``in_progress``: how many a player sits in,
+    :meth:`~bummerl.server.players.Players.games_in_progress`; not asked when there is no limit).
+
+    >>> check_games_in_progress(Limits(games_per_player=2), lambda player: 1, "p1")
+    >>> check_games_in_progress(Limits(games_per_player=2), lambda player: 2, "p1")
+    Traceback (most recent call last):
+    ...
+    bummerl.server.limits.LimitReached: you are in 2 games that are not over (at most 2): finish one first
+    """
     if limits.games_per_player <= 0:
         return
-    count = games_in_progress(query, player_id)
+    count = in_progress(player_id)
     if count >= limits.games_per_player:
         raise LimitReached(f"you are in {count} games that are not over (at most "
                            f"{limits.games_per_player}): finish one first")

@@ -7,7 +7,9 @@ shows the game to spectators only. Each seat plays through the usual per-seat We
 (``/ws/games/{id}?token=...``); asking again with the same player key gives the same seat and token, so a
 closed tab or a server restart loses nothing (the store has every action). Spectators get a public view
 (``/ws/watch/{invite}``): the events both players were told and the cards on the table, never a hand or the
-talon. A rated game updates both players' Glicko-2 ratings once it is over.
+talon. A rated game updates both players' Glicko-2 ratings once it is over. Each game being played is a
+:class:`~bummerl.server.friend_table.FriendTable` (server/friend_table.py); this module makes them, brings
+them back from the store, and serves the routes.
 
 >>> from starlette.testclient import TestClient
 >>> import tempfile
@@ -27,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -42,28 +43,28 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from bummerl import jsonio
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
-from bummerl.server.games import GameGone, GameHub, Listener, LiveGame, SeatSpec
+from bummerl.server.errors import Forbidden, NotFound
+from bummerl.server.friend_table import MAX_CHAT, FriendTable
+from bummerl.server.games import GameGone, GameHub, LiveGame, SeatSpec
 from bummerl.server.limits import LimitReached, Limits, check_games_in_progress
-from bummerl.server.players import FriendGame, Player, Players
+from bummerl.server.outbox import Outbox
+from bummerl.server.players import FriendGame, NameTaken, Player, Players
 from bummerl.server.presence import (
     AWAY_AFTER,
-    LEAST_STALL,
-    STALLED_AFTER,
     Clock,
     Clocks,
     End,
-    EndReason,
     Presence,
     TimeControl,
     TimeStore,
 )
-from bummerl.server.protocol import REFUSED, error_message, event_json, read_body, refuse_unavailable
+from bummerl.server.protocol import REFUSED, error_message, read_body, refuse_unavailable
 from bummerl.server.spectators import check_spectators, watch_message
 from bummerl.session import PlaySession
 from bummerl.store import StoreError, shown_id
-from bummerl.table import CardStyle, Event, IllegalMove, Seat, Table
+from bummerl.table import CardStyle, Seat, Table
 
-__all__ = ["KEY_HEADER", "WAITING_NAME", "FriendTable", "Online", "online_routes", "public_view"]
+__all__ = ["CHAT_QUEUE", "KEY_HEADER", "WAITING_NAME", "WATCH_QUEUE", "Online", "online_routes"]
 
 #: The request header that carries the player key.
 KEY_HEADER = "X-Player-Key"
@@ -71,473 +72,10 @@ KEY_HEADER = "X-Player-Key"
 WAITING_NAME = "Friend"
 #: The longest request body read by the online API (bytes).
 MAX_BODY = 4096
-#: The longest chat message (characters) and the chat messages a game keeps (their rate per connection is
-#: in :class:`~bummerl.server.limits.Limits`).
-MAX_CHAT = 200
-CHAT_KEPT = 50
-#: The longest wait (seconds) between two looks at a live game's clocks and absences (a clock that runs
-#: out or an absence that may now be claimed is announced within this time).
-TICK = 1.0
-
-
-def public_view(table: Table, players: list[dict[str, Any]], game_id: str) -> dict[str, Any]:
-    """What a spectator sees: what both players have been shown (the cards played, the face-up trump card,
-    marriages, exchanges, the score) and never a hand or the talon's order."""
-    view = table.view(0).to_json()
-    return {
-        "type": "watch", "game": game_id, "players": players, "phase": table.phase,
-        "deal_number": table.deal_number, "waiting_for": table.waiting_for, "score": list(table.score),
-        "winner": table.game.winner, "trump": view["trump"], "trump_card": view["trump_card"],
-        "talon_size": view["talon_size"], "closed_by": view["closed_by"], "lead": view["lead"],
-        "tricks": view["tricks"], "marriages": view["marriages"], "exchanged": view["exchanged"],
-        "hand_sizes": [len(view["hand"]), view["opponent_hand_size"]],
-    }
-
-
-class FriendTable(LiveGame):
-    """A live game between two people: play waits until both seats are taken; spectators watch; a rated
-    game is rated when it ends."""
-
-    def __init__(self, session: PlaySession, seats: tuple[SeatSpec, SeatSpec], tokens: dict[int, str],
-                 hub: GameHub, online: Online, friend: FriendGame) -> None:
-        super().__init__(session, seats, tokens, hub)
-        self.online = online
-        self.friend = friend
-        self.watchers: list[Any] = []
-        #: The chat of the two players (kept while the game is live): {"seat", "name", "text"} each.
-        self.chat: list[dict[str, Any]] = []
-        self.chatters: list[Any] = []
-        #: Who is away since when, the clocks (None: played without), and how the game ended away from the
-        #: table (None: it did not); server/presence.py.
-        # Kept while the server runs (a game is put away whenever nobody has it open, and brought back):
-        # a reload must not start a countdown or a stall afresh.
-        kept = online.presences.get(session.id)
-        self.presence = kept or Presence.start(online.clock(), opened=(friend.unopened != 0,
-                                                                       friend.unopened != 1))
-        online.presences[session.id] = self.presence
-        self.clocks: Clocks | None = None
-        self.end: End | None = None
-        if kept is None:  # (after a restart: the turn's stall counts from now)
-            self._new_turn(online.clock())
-        self._timer: asyncio.TimerHandle | None = None
-        self._claimable = (False, False)
-        self._stalled = (False, False)
-        #: A rematch: its player who did not ask for it and never came may not have it claimed from them.
-        self.rematch = online.players.is_rematch(session.id)
-        self._ending: set[asyncio.Task[None]] = set()
-        #: Held by an action, a claim or a loss on time from its check to its end, so they never cross.
-        self._turn = asyncio.Lock()
-        #: The host took the invitation back before anybody took the seat (:meth:`withdraw`).
-        self.withdrawn = False
-
-    def seat_taken(self, seat: int, name: str, token: str) -> None:
-        """Somebody took the free seat: name it and tell everyone."""
-        self.table.take_seat(seat, name)
-        self.seats = (self.seats[0], SeatSpec(name)) if seat == 1 else (SeatSpec(name), self.seats[1])
-        self.tokens[seat] = token
-        now = self.online.clock()
-        if not self._connected(seat):  # the countdown starts now, not when the invitation was made
-            self.presence.away_since[seat] = now
-        if self.presence.away_since[1 - seat] is not None:  # (a host who never opened it: from now too)
-            self.presence.away_since[1 - seat] = now
-        self._new_turn(now)  # the first turn begins
-        if self.clocks is not None:
-            self.clocks.switch(self._clock_seat(), self.online.clock(), moved=False)
-        self.broadcast_log()  # (its opening line named the free seat; nobody watches before it is taken)
-        self.schedule()
-
-    async def act(self, seat: int, action: str) -> None:
-        """As :meth:`LiveGame.act`, once both seats are taken and while nobody has won away from the table
-        (a clock that has run out ends the game first)."""
-        if not self.started:
-            raise IllegalMove("wait for your friend to open the invitation link")
-        async with self._turn:  # no end away from the table between this check and the action
-            await self._flag()
-            if self.end is not None:
-                raise IllegalMove(f"the Bummerl is over: {self.end.text(self.names())}")
-            await super().act(seat, action)
-
-    async def analyse(self, seat: int, asker: str = "") -> dict[str, Any]:
-        """Refused: the solver's advice is for games against the computer, never between two people."""
-        raise IllegalMove("the analysis is only for games against the computer")
-
-    async def stored(self) -> None:
-        """After an action is stored and before it is shown: the clocks move on (the mover's stops, with
-        the increment; the next mover's starts) and are saved; a rated game is rated once it is over (so
-        both players see the new ratings as soon as they see the end)."""
-        now = self.online.clock()
-        self._new_turn(now)  # the next player's turn begins
-        if self.clocks is not None:
-            self.clocks.switch(self._clock_seat(), now)
-            await self.save_clocks()
-        await self.saved()
-        # What the pages will now be shown (with the view), then a look when something can change by itself
-        # (the looks had stopped between deals, and a seat already claimable was not watched again).
-        self._shown(self.online.clock())
-        self.schedule()
-
-    async def saved(self) -> None:
-        """Once the end of a rated game is stored (now, or by a later retry of a failed save), rate it; a
-        rating that cannot be written now is left for the next save or look."""
-        winner = self.table.game.winner
-        if (self.table.phase == "game_over" and winner is not None and self.friend.rated
-                and self.session.save_error is None):
-            with contextlib.suppress(StoreError):
-                await self.hub._admin(self.online.players.rate, self.id, winner)
-
-    # ------------------------------------------------------------------ absence and clocks
-
-    @property
-    def started(self) -> bool:
-        """True once both seats are taken."""
-        return 0 in self.tokens and 1 in self.tokens
-
-    @property
-    def over(self) -> bool:
-        """True once the Bummerl is won, at the table or away from it."""
-        return self.end is not None or self.table.phase == "game_over"
-
-    def names(self) -> tuple[str, str]:
-        """The two players' names."""
-        return self.table.name(0), self.table.name(1)
-
-    def _clock_seat(self) -> int | None:
-        """The seat whose clock runs: the player to move, while both seats are taken, nobody has won, and
-        that player has opened the game (a rematch's player who never came loses no time, nor on time)."""
-        seat = self.table.waiting_for if self.started and not self.over else None
-        return seat if seat is None or self.presence.opened[seat] else None
-
-    def _connected(self, seat: int) -> bool:
-        return any(listener.seat == seat for listener in self.listeners)
-
-    async def save_clocks(self) -> None:
-        """Keep the clocks in the store (they survive a restart)."""
-        clocks = self.clocks
-        if clocks is not None:
-            await self.hub._admin(self.online.times.save_clocks, self.id, clocks)
-
-    def _new_turn(self, now: float) -> None:
-        mover = self.table.waiting_for if self.started and not self.over else None
-        self.presence.new_turn(now, None if mover is None else 1 - mover)
-
-    def gone(self, seat: int) -> tuple[float, float] | None:
-        """Since when ``seat`` has left the game, and after how many seconds of it the other may claim the
-        Bummerl (None: it has not, or may never be claimed from): away (no connection) after the server's
-        ``away_after``; a host who never opened the game, since the friend took the seat, after
-        :meth:`stall_limit` (a rematch's player who never came: never); or, in a game without clocks, here
-        but not moving on its turn for :meth:`stall_limit` seconds spent with both at the table (an attacker
-        took invitations and sat at each without moving, for good; going and coming back does not start it
-        afresh)."""
-        if not self.started or self.over:
-            return None
-        since = self.presence.away_since[seat]
-        if not self.presence.opened[seat]:
-            return None if self.rematch or since is None else (since, self.stall_limit)
-        ways = [] if since is None else [(since, self.online.away_after)]
-        if self.clocks is None and self.table.waiting_for == seat:
-            now = self.online.clock()
-            ways.append((now - self.presence.stall(now), self.stall_limit))
-        return min(ways, key=sum) if ways else None  # the sooner of the two
-
-    @property
-    def stall_limit(self) -> float:
-        """Seconds a stall lasts before the other may claim: :data:`STALLED_AFTER` times ``away_after``,
-        at least :data:`LEAST_STALL`."""
-        return max(LEAST_STALL, STALLED_AFTER * self.online.away_after)
-
-    @property
-    def stall_shown(self) -> float:
-        """Seconds of a stall after which the pages say so: a third of :meth:`stall_limit` (as long as an
-        absence takes, by default)."""
-        return self.stall_limit / STALLED_AFTER
-
-    def stalled(self, seat: int, now: float) -> bool:
-        """True when ``seat`` is here but has not moved on its turn for :meth:`stall_shown` seconds."""
-        gone = self.gone(seat)
-        return self.presence.present(seat) and gone is not None and now - gone[0] >= self.stall_shown
-
-    def _shown(self, now: float) -> None:
-        """Remember what the pages are shown now (who may claim, who is stalled): a look sends presence
-        again when it changes."""
-        self._claimable = (self.can_claim(0, now), self.can_claim(1, now))
-        self._stalled = (self.stalled(0, now), self.stalled(1, now))
-
-    def can_claim(self, seat: int, now: float) -> bool:
-        """True when ``seat`` may claim the Bummerl now: both seats taken, nobody has won, ``seat`` is here
-        and the other has left the game long enough (:meth:`gone`)."""
-        gone = self.gone(1 - seat)
-        return self.presence.present(seat) and gone is not None and now - gone[0] >= gone[1]
-
-    def presence_json(self, seat: int | None) -> dict[str, Any]:
-        """Who is here, the countdowns and the clocks as seen by ``seat`` (None: a spectator): the
-        ``presence`` of the README's protocol."""
-        now = self.online.clock()
-        seats = []
-        for s in (0, 1):
-            gone, stalled, since = self.gone(s), self.stalled(s, now), self.presence.away_since[s]
-            absent = self.started and not self.over and since is not None
-            away = absent or stalled
-            start = since if absent else (gone[0] if gone else None)
-            seats.append({"present": self.presence.present(s), "away": away, "stalled": stalled,
-                          "opened": self.presence.opened[s],
-                          "away_ms": math.floor((now - start) * 1000) if away and start is not None else None,
-                          "claim_in_ms": (math.ceil(max(0.0, gone[0] + gone[1] - now) * 1000)
-                                          if away and gone else None)})
-        names = self.names()
-        return {"seats": seats, "away_after_ms": round(self.online.away_after * 1000),
-                "clocks": None if self.clocks is None else self.clocks.to_json(now),
-                "ended": None if self.end is None else self.end.to_json(names),
-                "can_claim": seat is not None and self.can_claim(seat, now)}
-
-    def view_for(self, seat: int) -> dict[str, Any]:
-        """The seat's view, with its ``presence``; a game won away from the table shows as over."""
-        message = super().view_for(seat)
-        message["presence"] = self.presence_json(seat)
-        # The other seat is free: play waits for the friend, unless the host took the invitation back.
-        message["friend_to_come"] = not self.started and not self.withdrawn
-        message["withdrawn"] = self.withdrawn
-        message["rated"] = self.friend.rated
-        if self.end is not None:
-            message.update(phase="game_over", winner=self.end.winner, waiting_for=None,
-                           ended=self.end.to_json(self.names()))
-        return message
-
-    def watch_frame(self) -> dict[str, Any]:
-        """What a spectator sees now: the public view, the ``presence``, and an end away from the table."""
-        frame = public_view(self.table, self.players(), self.id)
-        frame["presence"] = self.presence_json(None)
-        if self.end is not None:
-            frame.update(phase="game_over", winner=self.end.winner, waiting_for=None,
-                         ended=self.end.to_json(self.names()))
-        return frame
-
-    def send_presence(self) -> None:
-        """Send a ``presence`` message to every seat's connections and every spectator; look again later."""
-        now = self.online.clock()
-        self._shown(now)
-        messages: dict[int | None, dict[str, Any]] = {}
-        for listener in list(self.listeners):
-            if listener.seat not in messages:
-                messages[listener.seat] = {"type": "presence", **self.presence_json(listener.seat)}
-            listener.send(messages[listener.seat])
-        if self.watchers:
-            spectators = {"type": "presence", **self.presence_json(None)}
-            for send in list(self.watchers):
-                send(spectators)
-        self.schedule()
-
-    async def join(self, listener: Listener) -> None:
-        """A connection opens at a seat: a seat that was away is back (everyone is told); a rematch's player
-        has now opened the game."""
-        opening = not self.presence.opened[listener.seat]
-        if opening:
-            await self.hub._admin(self.online.players.set_unopened, self.id, None)
-            self.friend = self.online.players.friend_game(game_id=self.id) or self.friend
-        now = self.online.clock()
-        back = self.presence.update([self._connected(s) or s == listener.seat for s in (0, 1)], now)
-        if opening:  # no stall of a turn before this player ever came to the table
-            self._new_turn(now)
-        if opening and self.clocks is not None and self.clocks.running is None:
-            self.clocks.switch(self._clock_seat(), now, moved=False)  # their clock starts now
-            await self.save_clocks()
-        await super().join(listener)
-        # Once more with this connection among the listeners: the other seat's connection may have looked
-        # while this one waited above, seen no listener here and marked this seat away (a host who opened a
-        # game with clocks then showed as away to the friend, who could claim the Bummerl).
-        back = self.presence.update([self._connected(s) for s in (0, 1)], self.online.clock()) or back
-        if back:
-            self.send_presence()
-
-    def leave(self, listener: Listener) -> None:
-        """A connection closed: once a seat has none, it is away (everyone left is told)."""
-        super().leave(listener)
-        changed = self.presence.update([self._connected(s) for s in (0, 1)], self.online.clock())
-        if self.hub.live.get(self.id) is not self:  # put away: nobody is left to tell (the presence is kept
-            self._stop_timer()  # for its next load, with everybody away)
-            return
-        if changed:
-            self.send_presence()
-
-    def _stop_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-
-    def schedule(self) -> None:
-        """Look again at the clocks and absences within :data:`TICK` seconds while something can change
-        by itself (a clock runs, or a present player waits for an absent one)."""
-        self._stop_timer()
-        if self.over or not self.started or self.hub.live.get(self.id) is not self:
-            return
-        now = self.online.clock()
-        waits = []
-        if self.clocks is not None and (left := self.clocks.until_out(now)) is not None:
-            waits.append(left)
-        for s in (0, 1):
-            gone = self.gone(s)
-            if gone is not None and self.presence.present(1 - s) and not self._claimable[1 - s]:
-                waits.append(gone[0] + gone[1] - now)
-                if self.presence.present(s) and not self._stalled[s]:
-                    waits.append(gone[0] + self.stall_shown - now)  # shown as not moving from then
-        if waits:
-            delay = min(TICK, max(0.02, min(waits)))
-            self._timer = asyncio.get_running_loop().call_later(delay, self._tick)
-
-    def _tick(self) -> None:
-        self._timer = None
-        if self.hub.live.get(self.id) is not self:  # put away meanwhile: the next load looks again
-            return
-        now = self.online.clock()
-        if self.clocks is not None and self.clocks.out_of_time(now) is not None:
-            task = asyncio.create_task(self._flag_quietly())
-            self._ending.add(task)
-            task.add_done_callback(self._ending.discard)
-        elif ((self.can_claim(0, now), self.can_claim(1, now)) != self._claimable
-              or (self.stalled(0, now), self.stalled(1, now)) != self._stalled):
-            self.send_presence()
-        else:
-            self.schedule()
-
-    async def _flag_quietly(self) -> None:
-        with contextlib.suppress(BummerlError):  # a store error: the next action or claim tries again
-            await self.flag()
-
-    async def flag(self) -> int | None:
-        """End the game if a clock has run out (its player loses on time): that seat, or None."""
-        async with self._turn:
-            return await self._flag()
-
-    async def _flag(self) -> int | None:
-        now = self.online.clock()
-        seat = None if self.clocks is None or self.over else self.clocks.out_of_time(now)
-        if seat is not None:
-            await self._finish(1 - seat, "time")
-        return seat
-
-    async def claim(self, seat: int) -> End:
-        """``seat`` claims the Bummerl: allowed once the other player has been away for the server's
-        ``away_after`` seconds (or their clock has run out); :class:`~bummerl.errors.BummerlError` says
-        why not."""
-        async with self._turn:
-            return await self._claim(seat)
-
-    async def _claim(self, seat: int) -> End:
-        await self._flag()
-        if self.end is not None:
-            return self.end
-        if self.table.phase == "game_over":
-            raise BummerlError("the Bummerl is over")
-        if not self.started:
-            raise BummerlError("nobody has taken the other seat yet")
-        if not self.presence.present(seat):
-            raise BummerlError("open the game to claim it")
-        gone, other = self.gone(1 - seat), self.table.name(1 - seat)
-        opened = self.presence.opened[1 - seat]
-        if gone is None:
-            why = "has not opened this game yet" if not opened else "is here"
-            raise BummerlError(f"{other} {why}: there is nothing to claim")
-        wait = gone[0] + gone[1] - self.online.clock()
-        if wait > 0:
-            how = ("has not opened this game yet" if not opened else "has been away only a short while"
-                   if not self.presence.present(1 - seat) else "has been without moving only a short while")
-            raise BummerlError(f"{other} {how}: you may claim the Bummerl in {math.ceil(wait)} s")
-        await self._finish(seat, "abandoned")
-        assert self.end is not None
-        return self.end
-
-    async def resign(self, seat: int) -> End:
-        """``seat`` gives the Bummerl up: the other player wins it (rated like any win);
-        :class:`~bummerl.errors.BummerlError` says why not."""
-        async with self._turn:
-            await self._flag()
-            if self.end is not None:
-                raise BummerlError(f"the Bummerl is over: {self.end.text(self.names())}")
-            if self.table.phase == "game_over":
-                raise BummerlError("the Bummerl is over")
-            if not self.started:
-                raise BummerlError("nobody has taken the other seat yet: withdraw the invitation instead")
-            await self._finish(1 - seat, "resigned")
-            assert self.end is not None
-            return self.end
-
-    async def withdraw(self) -> None:
-        """The host takes the invitation back before anybody took the seat: the game is stored as
-        ``abandoned`` (nobody won), and the pages that have it open are told."""
-        async with self.lock:
-            if self.started or self.withdrawn:
-                return
-            await self.hub._admin(self.hub.store.store.finish, self.id, "abandoned")
-            self.withdrawn = True
-            self._send_all(None)
-
-    async def _finish(self, winner: int, reason: EndReason) -> None:
-        """End the Bummerl away from the table: ``winner`` wins (rated like any win). Stored before it is
-        shown: the end (and the stopped clocks) in the web's tables, the game as ``abandoned`` in the
-        game store (its record cannot hold such an end)."""
-        async with self.lock:
-            if self.over:
-                return
-            now = self.online.clock()
-            end = End(winner, reason, now)
-            clocks = self.clocks
-            if clocks is not None:
-                clocks.switch(None, now, moved=False)
-            web, times, players = self.hub.store, self.online.times, self.online.players
-            rated = self.friend.rated
-
-            def store() -> None:
-                if clocks is not None:
-                    times.save_clocks(self.id, clocks)
-                times.save_end(self.id, end)
-                web.store.finish(self.id, "abandoned")
-                if rated:
-                    players.rate(self.id, winner)
-
-            await self.hub._admin(store)
-            self.end = end
-            event = self.end_event()
-            self.table.events.append(event)
-            self.broadcast([event])
-        self.send_presence()
-
-    def end_event(self) -> Event:
-        """The log's line for an end away from the table."""
-        assert self.end is not None
-        return Event("game_over", self.end.text(self.names()), None, self.table.deal_number,
-                     {"winner": self.end.winner, "reason": self.end.reason})
-
-    def broadcast(self, events: Sequence[Event]) -> None:
-        """Both seats as usual; spectators get the events and the public view."""
-        super().broadcast(events)
-        if not self.watchers:
-            return
-        frame = self.watch_frame()
-        payload = {"type": "events", "events": [event_json(e) for e in events]}
-        for send in list(self.watchers):
-            if events:
-                send(payload)
-            send(frame)
-
-    @property
-    def idle(self) -> bool:
-        """Nobody plays or watches."""
-        return super().idle and not self.watchers and not self.chatters
-
-    def say(self, seat: int, text: object) -> dict[str, Any]:
-        """A chat message from a player (plain text, one line, at most :data:`MAX_CHAT` characters),
-        sent to both players' chat connections; :class:`~bummerl.errors.BummerlError` says why not."""
-        if not isinstance(text, str):
-            raise BummerlError('a chat message is {"type": "chat", "text": "..."}')
-        line = " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())
-        if not line:
-            raise BummerlError("the message is empty")
-        if len(line) > MAX_CHAT:
-            raise BummerlError(f"a chat message is at most {MAX_CHAT} characters")
-        message = {"type": "chat", "seat": seat, "name": self.table.name(seat), "text": line}
-        self.chat = [*self.chat[-(CHAT_KEPT - 1):], message]
-        for send in list(self.chatters):
-            send(message)
-        return message
+#: Messages queued for one spectator's and one chat's socket before its client counts as not reading (it is
+#: then closed, server/outbox.py, and its page connects again).
+WATCH_QUEUE = 500
+CHAT_QUEUE = 200
 
 
 class Online:
@@ -563,7 +101,9 @@ class Online:
         self._joining = asyncio.Lock()
         hub.load_special = self.load
 
-    def _names(self, friend: FriendGame) -> tuple[str, str]:
+    def names_of(self, friend: FriendGame) -> tuple[str, str]:
+        """The names of a friend game's two players (:data:`WAITING_NAME` for a seat nobody has taken; a
+        player whose row is damaged as such: the game is still shown)."""
         names = []
         for pid in friend.players:
             try:
@@ -599,7 +139,7 @@ class Online:
         if limit and most > 0 and len(self.players.open_invitations(host)) >= most:
             raise LimitReached(f"you have {most} open invitations: wait until a friend takes one")
         if limit:
-            check_games_in_progress(self.limits, self.hub.store.query, host.id)
+            check_games_in_progress(self.limits, self.players.games_in_progress, host.id)
         web = self.hub.store
         seed = secrets.randbits(63) if seed is None else seed  # never guessable from what a player sees
         token = secrets.token_urlsafe(24)
@@ -618,7 +158,7 @@ class Online:
             web.lease(stored.id)
             return PlaySession(stored, table, web.store), friend
 
-        session, friend = await self.hub._admin(make)
+        session, friend = await self.hub.run_admin(make)
         game = self._live(session, friend, (host.name, WAITING_NAME))
         self.hub.put_away(game)  # until somebody opens it: an invitation never opened holds nothing
         return game, token
@@ -628,13 +168,13 @@ class Online:
         friend = self.players.friend_game(game_id=game_id)
         if friend is None:
             return None
-        names = self._names(friend)
+        names = self.names_of(friend)
         web = self.hub.store
 
         def load() -> PlaySession:
             web.lease(game_id)
             try:
-                stored = web.store.load(game_id)
+                stored = web.load(game_id)
                 style: CardStyle = "german" if stored.cards == "german" else "french"
                 table = Table(stored.rules, (Seat(names[0]), Seat(names[1])), seed=stored.seed,
                               first_dealer=stored.first_dealer, decks=stored.decks, card_style=style)
@@ -647,7 +187,7 @@ class Online:
                 web.release(game_id)
                 raise
 
-        session = await self.hub._admin(load)
+        session = await self.hub.run_admin(load)
         return self._live(session, friend, names)
 
     async def join(self, invite: str, player: Player) -> tuple[FriendGame, int | None, str | None]:
@@ -658,16 +198,16 @@ class Online:
     async def _join(self, invite: str, player: Player) -> tuple[FriendGame, int | None, str | None]:
         friend = self.players.friend_game(invite=invite)
         if friend is None:
-            raise BummerlError("no such invitation")
+            raise NotFound("no such invitation")
         seat = friend.seat_of(player.id)
         if seat is None and friend.players[1] is None and self.players.withdrawn(friend.game_id):
-            raise BummerlError(f"{self._names(friend)[0]} has withdrawn this invitation")
+            raise BummerlError(f"{self.names_of(friend)[0]} has withdrawn this invitation")
         if seat is None and friend.players[1] is None:
-            check_games_in_progress(self.limits, self.hub.store.query, player.id)
-            seat = await self.hub._admin(self.players.take_seat, friend.game_id, player)
+            check_games_in_progress(self.limits, self.players.games_in_progress, player.id)
+            seat = await self.hub.run_admin(self.players.take_seat, friend.game_id, player)
             if seat is not None:  # this call took the free seat: give it a token and a name
                 token = secrets.token_urlsafe(24)
-                await self.hub._admin(self.hub.store.set_token, friend.game_id, seat, token)
+                await self.hub.run_admin(self.hub.store.set_token, friend.game_id, seat, token)
                 game = await self.hub.get(friend.game_id)
                 if isinstance(game, FriendTable):
                     game.seat_taken(seat, player.name, token)
@@ -685,11 +225,11 @@ class Online:
         async with self._joining:  # never while somebody is taking the seat
             friend = self.players.friend_game(invite=invite)
             if friend is None:
-                raise BummerlError("no such invitation")
+                raise NotFound("no such invitation")
             if friend.players[0] != player.id:
-                raise BummerlError("only the player who made an invitation may withdraw it")
+                raise Forbidden("only the player who made an invitation may withdraw it")
             if friend.players[1] is not None:
-                raise BummerlError(f"{self._names(friend)[1]} has taken the seat: the Bummerl has begun "
+                raise BummerlError(f"{self.names_of(friend)[1]} has taken the seat: the Bummerl has begun "
                                    "(you may resign it on the game's page)")
             game = await self.hub.get(friend.game_id)
             try:
@@ -701,7 +241,7 @@ class Online:
     async def seat_token(self, game_id: str, seat: int) -> str:
         """A taken seat's token, for its player (a new one if its own cannot be opened: the live game hears
         of it)."""
-        token: str = await self.hub._admin(self.hub.store.token_for, game_id, seat)
+        token: str = await self.hub.run_admin(self.hub.store.token_for, game_id, seat)
         live = self.hub.live.get(game_id)
         if live is not None:
             live.tokens[seat] = token
@@ -713,13 +253,13 @@ class Online:
         first; the other gets their seat in the same game): (the new game, the player's seat, its token)."""
         friend = self.players.friend_game(invite=invite)
         if friend is None:
-            raise BummerlError("no such invitation")
+            raise NotFound("no such invitation")
         if friend.seat_of(player.id) is None or None in friend.players:
             raise BummerlError("only the two players of a game may ask for its rematch")
         async with self._rematching:
             friend = self.players.friend_game(game_id=friend.game_id) or friend
             if friend.rematch is None:
-                stored = await self.hub._admin(self.hub.store.store.load, friend.game_id)
+                stored = await self.hub.run_admin(self.hub.store.load, friend.game_id)
                 if stored.state != "finished" and self.times.end(friend.game_id) is None:
                     raise BummerlError("the rematch is offered once the Bummerl is over")
                 first, second = (self.players.by_id(pid or "") for pid in reversed(friend.players))
@@ -729,17 +269,17 @@ class Online:
                 old_clocks = self.times.clocks(friend.game_id)
                 # Both seats are taken below: if either player may not take one, make nothing.
                 for seated in (first, second):
-                    check_games_in_progress(self.limits, self.hub.store.query, seated.id)
+                    check_games_in_progress(self.limits, self.players.games_in_progress, seated.id)
                 game, _ = await self.create(first, stored.rules, cards=style, rated=friend.rated, limit=False,
                                             clock=None if old_clocks is None else old_clocks.control,
                                             spectators=friend.spectators)
                 # Nobody may claim the Bummerl from the player who did not ask, nor run their clock, before
                 # they open the game: recorded before the seats are both taken, so their clock never starts.
                 unasked = 0 if first.id != player.id else 1
-                await self.hub._admin(self.players.set_unopened, game.id, unasked)
+                await self.hub.run_admin(self.players.set_unopened, game.id, unasked)
                 game.presence.opened = [s != unasked for s in (0, 1)]  # (as the store now says)
                 await self.join(game.friend.invite, second)
-                await self.hub._admin(self.players.set_rematch, friend.game_id, game.id)
+                await self.hub.run_admin(self.players.set_rematch, friend.game_id, game.id)
                 live = self.hub.live.get(game.id)
                 if isinstance(live, FriendTable):  # (loaded by the join above, before the link was written)
                     live.rematch = True
@@ -761,6 +301,12 @@ class Online:
 
 def _error(reason: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
+
+
+def _forget(sends: list[Any], send: Any) -> None:
+    """Take ``send`` out of a game's spectators or chatters (if it is still there)."""
+    with contextlib.suppress(ValueError):
+        sends.remove(send)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -785,7 +331,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
     def seat_answer(request: Request, friend: FriendGame, seat: int | None,
                     token: str | None) -> dict[str, Any]:
         base = str(request.base_url).rstrip("/")
-        names = online()._names(friend)
+        names = online().names_of(friend)
         answer: dict[str, Any] = {"id": friend.game_id, "invite": friend.invite,
                                   "link": f"{base}/friend/{friend.invite}", "players": list(names),
                                   "rated": friend.rated, "seat": seat, "clock": clock_of(friend.game_id),
@@ -802,9 +348,11 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
     async def register(request: Request) -> Response:
         try:
             body = await _body(request)
-            player, key = await hub()._admin(online().players.register, body.get("name"))
+            player, key = await hub().run_admin(online().players.register, body.get("name"))
+        except NameTaken as err:
+            return _error(str(err), 409)
         except BummerlError as err:
-            return _error(str(err), 409 if "taken" in str(err) else 400)
+            return _error(str(err))
         return JSONResponse({**player.to_json(), "key": key}, status_code=201)
 
     async def me(request: Request) -> Response:
@@ -818,10 +366,10 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         for friend in online().players.games_of(player):
             seat = friend.seat_of(player.id)
             state = updated = ended = None
-            names = online()._names(friend)
+            names = online().names_of(friend)
             if seat is not None:
                 try:
-                    summary = hub().store.store.load(friend.game_id).summary()
+                    summary = hub().store.load(friend.game_id).summary()
                     state, updated = summary["state"], summary["updated"]
                     end = online().times.end(friend.game_id)
                     ended = None if end is None else end.to_json(names)
@@ -890,8 +438,10 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error(str(err), 429)
         except StoreError as err:
             return _error(str(err), 409)
+        except NotFound as err:
+            return _error(str(err), 404)
         except BummerlError as err:
-            return _error(str(err), 404 if "no such" in str(err) else 400)
+            return _error(str(err))
         return JSONResponse(seat_answer(request, friend, seat, token))
 
     async def has_chat(request: Request) -> Response:
@@ -920,17 +470,14 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         if seat is None:
             await ws.close(code=REFUSED)
             return
-        game = await friend_table(ws, game_id)
-        if game is None:
+        opened = await friend_table(ws, game_id)
+        if opened is None:
             return
+        game: FriendTable = opened
         await ws.accept()
         limit = online().limits.chat()
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(200)
-
-        def send(message: dict[str, Any]) -> None:
-            with contextlib.suppress(asyncio.QueueFull):
-                queue.put_nowait(message)
-
+        outbox = Outbox(ws, CHAT_QUEUE, on_overflow=lambda: _forget(game.chatters, outbox.send))
+        send = outbox.send
         try:
             game = await hub().enter(game)  # the game the hub holds (it may have been put away meanwhile)
         except StoreError as err:
@@ -938,14 +485,9 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return
         game.chatters.append(send)
         send({"type": "chat_log", "messages": list(game.chat)})
-
-        async def write() -> None:
-            while True:
-                await ws.send_json(await queue.get())
-
-        writer = asyncio.create_task(write())
+        outbox.start()
         try:
-            while (raw := await ws.receive())["type"] != "websocket.disconnect":
+            while not outbox.closing and (raw := await ws.receive())["type"] != "websocket.disconnect":
                 text = raw.get("text") or ""
                 if not limit.allow():
                     if limit.refused_since_allowed == 1:
@@ -967,11 +509,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         except WebSocketDisconnect:
             pass
         finally:
-            with contextlib.suppress(ValueError):
-                game.chatters.remove(send)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
+            _forget(game.chatters, send)
+            await outbox.aclose()
             hub().put_away(game)
 
     async def claim(request: Request) -> Response:
@@ -986,11 +525,12 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error("choose a name first (unknown player key)", 401)
         try:
             await online().withdraw(request.path_params["invite"], player)
-        except StoreError as err:
+        except NotFound as err:
+            return _error(str(err), 404)
+        except Forbidden as err:
+            return _error(str(err), 403)
+        except BummerlError as err:  # (a StoreError too) the seat is taken: there is a Bummerl to resign
             return _error(str(err), 409)
-        except BummerlError as err:
-            why = str(err)
-            return _error(why, 404 if why.startswith("no such") else 403 if why.startswith("only") else 409)
         return JSONResponse({"withdrawn": True})
 
     async def seat_call(request: Request, call: Callable[[FriendTable, int], Awaitable[End]]) -> Response:
@@ -1031,7 +571,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
                 host = online().players.by_id(friend.players[0] or "")
                 if host is None:
                     continue
-                stored = hub().store.store.load(friend.game_id)
+                stored = hub().store.load(friend.game_id)
             except StoreError:
                 continue
             rows.append({"host": host.to_json(), "rules": stored.rules.to_json(),
@@ -1044,15 +584,13 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         if friend is None:
             await ws.close(code=REFUSED)
             return
-        game = await friend_table(ws, friend.game_id)
-        if game is None:
+        opened = await friend_table(ws, friend.game_id)
+        if opened is None:
             return
+        game: FriendTable = opened
         await ws.accept()
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(500)
-
-        def send(message: dict[str, Any]) -> None:
-            with contextlib.suppress(asyncio.QueueFull):
-                queue.put_nowait(message)
+        outbox = Outbox(ws, WATCH_QUEUE, on_overflow=lambda: _forget(game.watchers, outbox.send))
+        send = outbox.send
 
         async def watching(table: FriendTable) -> None:
             async with table.lock:
@@ -1068,15 +606,10 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         except StoreError as err:
             await refuse_unavailable(ws, err)
             return
-
-        async def write() -> None:
-            while True:
-                await ws.send_json(await queue.get())
-
-        writer = asyncio.create_task(write())
+        outbox.start()
         try:
             limit = online().limits.messages()  # a flood gets one error (server/limits.py)
-            while (await ws.receive())["type"] != "websocket.disconnect":
+            while not outbox.closing and (await ws.receive())["type"] != "websocket.disconnect":
                 if limit.allow():
                     send(error_message("spectators only watch"))
                 elif limit.refused_since_allowed == 1:
@@ -1084,11 +617,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         except WebSocketDisconnect:
             pass
         finally:
-            with contextlib.suppress(ValueError):
-                game.watchers.remove(send)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
+            _forget(game.watchers, send)
+            await outbox.aclose()
             hub().put_away(game)
 
     return [

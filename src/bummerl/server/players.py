@@ -18,12 +18,10 @@ The tables come from the web's append-only schema steps (:data:`~bummerl.server.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import math
 import re
 import secrets
-import sqlite3
 import unicodedata
 import uuid
 from dataclasses import dataclass
@@ -33,7 +31,7 @@ from typing import Any
 from bummerl.errors import BummerlError, quote
 from bummerl.ratings import Rating, update_pair
 from bummerl.server.web_store import WebStore
-from bummerl.store import StoreError
+from bummerl.store import State, StoreError
 
 __all__ = ["MAX_NAME", "MAX_OPEN_INVITATIONS", "FriendGame", "NameTaken", "Player", "Players", "check_name",
            "hash_key"]
@@ -143,6 +141,9 @@ class FriendGame:
 _PLAYER_COLUMNS = "id, name, rating, deviation, volatility, games"
 _FRIEND_COLUMNS = ("game_id, invite, player0, player1, rated, rated_done, public, rematch, spectators, "
                    "unopened")
+_FRIEND_COLUMNS_OF_F = ", ".join("f." + c for c in _FRIEND_COLUMNS.split(", "))  # (joined with games g)
+#: The state of a stored game that is not over (bound as a parameter: the store names the states).
+_PLAYING: State = "playing"
 #: Open invitations (nobody has taken the other seat yet) a player may have at once.
 MAX_OPEN_INVITATIONS = 5
 
@@ -164,15 +165,11 @@ class Players:
         key = secrets.token_urlsafe(24)
         player_id = uuid.uuid4().hex
         now = datetime.now(UTC).isoformat(timespec="seconds")
-        with self.web.lock:
-            try:
-                self.web.db.execute(
-                    "INSERT INTO web_players (id, name, folded, key_hash, created) VALUES (?, ?, ?, ?, ?)",
-                    (player_id, name, _fold(name), hash_key(key), now))
-            except sqlite3.IntegrityError:
-                raise NameTaken(f"the name {name!r} is taken: choose another") from None
-            except sqlite3.Error as err:
-                raise StoreError(f"cannot save the player: {err}") from None
+        with self.web.transaction("the player") as db:
+            if db.execute("SELECT 1 FROM web_players WHERE folded = ?", (_fold(name),)).fetchone():
+                raise NameTaken(f"the name {name!r} is taken: choose another")
+            db.execute("INSERT INTO web_players (id, name, folded, key_hash, created) VALUES (?, ?, ?, ?, ?)",
+                       (player_id, name, _fold(name), hash_key(key), now))
         return Player(player_id, name, Rating(), 0), key
 
     def by_key(self, key: str) -> Player | None:
@@ -201,28 +198,29 @@ class Players:
         seat counts as not opened until the host opens the game: nobody may claim the Bummerl from a host
         who made the invitation and never saw the game (a browser play-test lost one so, rated)."""
         invite = secrets.token_urlsafe(12)
-        with self.web.lock:
-            self.web.db.execute("INSERT INTO web_friend_games (game_id, invite, player0, rated, public, "
-                                "spectators, unopened) VALUES (?, ?, ?, ?, ?, ?, 0)",
-                                (game_id, invite, host.id, int(rated), int(public), spectators))
+        self.web.write("INSERT INTO web_friend_games (game_id, invite, player0, rated, public, spectators, "
+                       "unopened) VALUES (?, ?, ?, ?, ?, ?, 0)",
+                       (game_id, invite, host.id, int(rated), int(public), spectators),
+                       f"the invitation of game {game_id}")
         return FriendGame(game_id, invite, (host.id, None), rated, False, public, None, spectators, 0)
 
     def open_invitations(self, host: Player | None = None) -> list[FriendGame]:
         """Invitations nobody has taken yet, the newest first: the host's (all), or else the public ones
         (the lobby)."""
         where = "f.player0 = ?" if host is not None else "f.public = 1"
-        rows = self._query(f"SELECT {', '.join('f.' + c for c in _FRIEND_COLUMNS.split(', '))} "
+        rows = self._query(f"SELECT {_FRIEND_COLUMNS_OF_F} "
                            "FROM web_friend_games f JOIN games g ON g.id = f.game_id "
-                           f"WHERE f.player1 IS NULL AND g.state = 'playing' AND {where} "
-                           "ORDER BY g.created DESC LIMIT 100", (host.id,) if host is not None else ())
+                           f"WHERE f.player1 IS NULL AND g.state = ? AND {where} "
+                           "ORDER BY g.created DESC LIMIT 100",
+                           (_PLAYING, *((host.id,) if host is not None else ())))
         return [_friend(r) for r in rows]
 
     def withdrawn(self, game_id: str) -> bool:
         """True when this friend game's invitation was taken back by its host before anybody took the seat
         (:meth:`~bummerl.server.online.Online.withdraw`: stored as abandoned with its seat still free)."""
         return bool(self._query("SELECT 1 FROM web_friend_games f JOIN games g ON g.id = f.game_id "
-                                "WHERE f.game_id = ? AND f.player1 IS NULL AND g.state != 'playing'",
-                                (game_id,)))
+                                "WHERE f.game_id = ? AND f.player1 IS NULL AND g.state != ?",
+                                (game_id, _PLAYING)))
 
     def is_rematch(self, game_id: str) -> bool:
         """True when this friend game is the rematch of another (made by one player, seating both)."""
@@ -236,39 +234,36 @@ class Players:
 
     def take_seat(self, game_id: str, player: Player) -> int | None:
         """Give the free seat to ``player`` (the first to ask gets it); their seat, or None for a watcher."""
-        with self.web.lock:
-            self.web.db.execute("UPDATE web_friend_games SET player1 = ? WHERE game_id = ? "
-                                "AND player1 IS NULL AND player0 != ?", (player.id, game_id, player.id))
+        self.web.write("UPDATE web_friend_games SET player1 = ? WHERE game_id = ? AND player1 IS NULL "
+                       "AND player0 != ?", (player.id, game_id, player.id), f"the seat of game {game_id}")
         game = self.friend_game(game_id=game_id)
         return None if game is None else game.seat_of(player.id)
 
     def set_rematch(self, game_id: str, rematch_id: str) -> None:
         """Record the rematch of a game."""
-        with self.web.lock:
-            self.web.db.execute("UPDATE web_friend_games SET rematch = ? WHERE game_id = ?",
-                                (rematch_id, game_id))
+        self.web.write("UPDATE web_friend_games SET rematch = ? WHERE game_id = ?", (rematch_id, game_id),
+                       f"the rematch of game {game_id}")
 
     def set_unopened(self, game_id: str, seat: int | None) -> None:
         """Record the seat whose player has not opened the game yet (a rematch's), or None once they have."""
-        with self.web.lock:
-            self.web.db.execute("UPDATE web_friend_games SET unopened = ? WHERE game_id = ?", (seat, game_id))
+        self.web.write("UPDATE web_friend_games SET unopened = ? WHERE game_id = ?", (seat, game_id),
+                       f"the seats of game {game_id}")
 
     def games_of(self, player: Player) -> list[FriendGame]:
         """The player's friend games, the newest first (not the invitations they withdrew)."""
-        rows = self._query(f"SELECT {', '.join('f.' + c for c in _FRIEND_COLUMNS.split(', '))} "
+        rows = self._query(f"SELECT {_FRIEND_COLUMNS_OF_F} "
                            "FROM web_friend_games f JOIN games g ON g.id = f.game_id "
                            "WHERE (f.player0 = ? OR f.player1 = ?) "
-                           "AND NOT (f.player1 IS NULL AND g.state != 'playing') ORDER BY g.updated DESC",
-                           (player.id, player.id))
+                           "AND NOT (f.player1 IS NULL AND g.state != ?) ORDER BY g.updated DESC",
+                           (player.id, player.id, _PLAYING))
         return [_friend(r) for r in rows]
 
     # ------------------------------------------------------------------ games against the computer
 
     def add_computer_game(self, game_id: str, player: Player) -> None:
         """Record that ``player`` started this game against the computer (their page lists it)."""
-        with self.web.lock:
-            self.web.db.execute("INSERT OR IGNORE INTO web_computer_games (game_id, player) VALUES (?, ?)",
-                                (game_id, player.id))
+        self.web.write("INSERT OR IGNORE INTO web_computer_games (game_id, player) VALUES (?, ?)",
+                       (game_id, player.id), f"the player of game {game_id}")
 
     def computer_games_of(self, player: Player) -> list[str]:
         """The ids of the games against the computer that ``player`` started, the newest first."""
@@ -282,13 +277,13 @@ class Players:
         (``over``: finished, abandoned, or won away from the table) or not. Chosen here, before any game
         is read: a player with thousands of games had every one of them replayed for each look at the
         page, to show 50."""
-        ended = "(g.state != 'playing' OR EXISTS (SELECT 1 FROM web_game_ends e WHERE e.game_id = g.id))"
+        ended = "(g.state != ? OR EXISTS (SELECT 1 FROM web_game_ends e WHERE e.game_id = g.id))"
         rows = self._query(
             "SELECT g.id FROM games g WHERE (g.id IN (SELECT game_id FROM web_friend_games "
             "WHERE (player0 = ? AND player1 IS NOT NULL) OR (player1 = ? AND player0 IS NOT NULL)) "
             "OR g.id IN (SELECT game_id FROM web_computer_games WHERE player = ?)) "
             f"AND {ended if over else 'NOT ' + ended} ORDER BY g.updated DESC, g.rowid DESC LIMIT ?",
-            (player.id, player.id, player.id, most))
+            (player.id, player.id, player.id, _PLAYING, most))
         return [str(r[0]) for r in rows]
 
     def owner_of(self, game_id: str) -> str | None:
@@ -300,37 +295,28 @@ class Players:
         """Update both players' ratings for a finished rated game won by seat ``winner``, once: True when
         this call rated it (False: not rated, not both seats taken, or rated before). A store that cannot
         be written raises :class:`StoreError` and rates nothing (a later call rates it)."""
-        try:
-            return self._rate(game_id, winner)
-        except sqlite3.Error as err:
-            raise StoreError(f"cannot rate game {game_id} now: {err}") from None
-
-    def _rate(self, game_id: str, winner: int) -> bool:
-        with self.web.lock:
-            db = self.web.db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                row = db.execute("SELECT player0, player1 FROM web_friend_games WHERE game_id = ? "
-                                 "AND rated = 1 AND rated_done = 0 AND player1 IS NOT NULL",
-                                 (game_id,)).fetchone()
-                if row is None:
-                    db.execute("ROLLBACK")
-                    return False
-                select = f"SELECT {_PLAYER_COLUMNS} FROM web_players WHERE id = ?"
-                found = [db.execute(select, (pid,)).fetchone() for pid in row]
-                first, second = (_player(r) for r in found)
-                new = update_pair(first.rating, second.rating, 1.0 if winner == 0 else 0.0)
-                for player, rating in zip((first, second), new, strict=True):
-                    db.execute("UPDATE web_players SET rating = ?, deviation = ?, volatility = ?, "
-                               "games = games + 1 WHERE id = ?",
-                               (rating.rating, rating.deviation, rating.volatility, player.id))
-                db.execute("UPDATE web_friend_games SET rated_done = 1 WHERE game_id = ?", (game_id,))
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+        with self.web.transaction(f"the ratings of game {game_id} now") as db:
+            row = db.execute("SELECT player0, player1 FROM web_friend_games WHERE game_id = ? AND rated = 1 "
+                             "AND rated_done = 0 AND player1 IS NOT NULL", (game_id,)).fetchone()
+            if row is None:
+                return False
+            select = f"SELECT {_PLAYER_COLUMNS} FROM web_players WHERE id = ?"
+            found = [db.execute(select, (pid,)).fetchone() for pid in row]
+            first, second = (_player(r) for r in found)
+            new = update_pair(first.rating, second.rating, 1.0 if winner == 0 else 0.0)
+            for player, rating in zip((first, second), new, strict=True):
+                db.execute("UPDATE web_players SET rating = ?, deviation = ?, volatility = ?, "
+                           "games = games + 1 WHERE id = ?",
+                           (rating.rating, rating.deviation, rating.volatility, player.id))
+            db.execute("UPDATE web_friend_games SET rated_done = 1 WHERE game_id = ?", (game_id,))
         return True
+
+    def games_in_progress(self, player_id: str) -> int:
+        """The friend games that are not over in which ``player_id`` holds a seat."""
+        rows = self._query("SELECT COUNT(*) FROM web_friend_games f JOIN games g ON g.id = f.game_id "
+                           "WHERE (f.player0 = ? OR f.player1 = ?) AND g.state = ?",
+                           (player_id, player_id, _PLAYING))
+        return int(rows[0][0])
 
 
 def _player(row: tuple[Any, ...]) -> Player:

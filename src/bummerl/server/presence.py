@@ -301,9 +301,9 @@ class TimeStore:
 
     def save_clocks(self, game_id: str, clocks: Clocks) -> None:
         """Keep the clocks as they are now."""
-        self._write("INSERT OR REPLACE INTO web_clocks VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (game_id, clocks.control.initial, clocks.control.increment, *clocks.left, clocks.running,
-                     clocks.since), f"the clocks of game {game_id}")
+        self.web.write("INSERT OR REPLACE INTO web_clocks VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (game_id, clocks.control.initial, clocks.control.increment, *clocks.left,
+                        clocks.running, clocks.since), f"the clocks of game {game_id}")
 
     def end(self, game_id: str) -> End | None:
         """How the game ended away from the table, or None."""
@@ -320,12 +320,5 @@ class TimeStore:
     def save_end(self, game_id: str, end: End) -> None:
         """Record the end (once: an earlier end stays)."""
         # (ON CONFLICT, not OR IGNORE: that would also pass over a row the table's CHECK refuses, silently)
-        self._write("INSERT INTO web_game_ends VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING",
-                    (game_id, end.winner, end.reason, end.at), f"the end of game {game_id}")
-
-    def _write(self, sql: str, args: tuple[Any, ...], what: str) -> None:
-        with self.web.lock:
-            try:
-                self.web.db.execute(sql, args)
-            except Exception as err:  # sqlite3.Error: the message says which write failed
-                raise StoreError(f"cannot save {what}: {err}") from None
+        self.web.write("INSERT INTO web_game_ends VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING",
+                       (game_id, end.winner, end.reason, end.at), f"the end of game {game_id}")

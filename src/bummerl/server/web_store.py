@@ -33,13 +33,13 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from bummerl.rules import Rules
 from bummerl.session import PlaySession
-from bummerl.store import GameDamaged, GameStore, StoreError, Tally, shown_id
+from bummerl.store import GameDamaged, GameStore, StoredGame, StoreError, Tally, shown_id
 from bummerl.table import CardStyle
 
 __all__ = ["LEASE_OWNER", "WEB_MIGRATIONS", "WebStore"]
@@ -189,26 +189,62 @@ class WebStore:
                 raise self.store.store_error(err) from None
 
     def _write_schema(self, statements: Sequence[str], number: int) -> None:
-        """Run ``statements`` and record web schema ``number``, in one transaction."""
+        """Run ``statements`` and record web schema ``number``, in one transaction (hold the lock)."""
+        with self._begin() as db:
+            for statement in statements:
+                db.execute(statement)
+            db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (_SCHEMA_KEY, str(number)))
+
+    @contextlib.contextmanager
+    def _begin(self) -> Iterator[sqlite3.Connection]:
+        """One transaction on the web's connection (the caller holds the lock): committed at the end of the
+        block, rolled back if anything in it (or the commit) fails."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            for statement in statements:
-                self._db.execute(statement)
-            self._db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (_SCHEMA_KEY, str(number)))
+            yield self._db
+            self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
 
-    @property
-    def db(self) -> sqlite3.Connection:
-        """The web's connection to the database (for the web's own tables; hold :attr:`lock`)."""
-        return self._db
+    @contextlib.contextmanager
+    def transaction(self, what: str) -> Iterator[sqlite3.Connection]:
+        """A block of writes to the web's tables that all happen or none (``BEGIN IMMEDIATE``: its reads see
+        no other writer meanwhile), on the connection it gives. An SQLite error in it is one
+        :class:`~bummerl.store.StoreError`, ``cannot save {what}: ...``; any other error rolls it back and
+        goes on as it is.
 
-    @property
-    def lock(self) -> threading.Lock:
-        """The lock every use of :attr:`db` holds."""
-        return self._lock
+        >>> import tempfile
+        >>> with WebStore(Path(tempfile.mkdtemp())) as web, web.transaction("a note") as db:
+        ...     db.execute("INSERT INTO nowhere VALUES (1)")
+        Traceback (most recent call last):
+        ...
+        bummerl.store.StoreError: cannot save a note: no such table: nowhere
+        """
+        with self._lock:
+            try:
+                with self._begin() as db:
+                    yield db
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot save {what}: {err}") from None
+
+    def write(self, sql: str, args: tuple[Any, ...] = (), what: str = "the web's tables") -> int:
+        """Run one write to the web's tables (committed at once): the rows it changed. An SQLite error is one
+        :class:`~bummerl.store.StoreError`, ``cannot save {what}: ...``.
+
+        >>> import tempfile
+        >>> with WebStore(Path(tempfile.mkdtemp())) as web:
+        ...     web.write("INSERT INTO web_seats VALUES ('nosuch', 0, 'x')", what="the seat token")
+        Traceback (most recent call last):
+        ...
+        bummerl.store.StoreError: cannot save the seat token: FOREIGN KEY constraint failed
+        """
+        with self._lock:
+            try:
+                return self._db.execute(sql, args).rowcount
+            except sqlite3.Error as err:
+                raise StoreError(f"cannot save {what}: {err}") from None
 
     def query(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """The rows of a read of the web's tables, on the read connection (never behind a waiting write:
@@ -241,6 +277,11 @@ class WebStore:
     def resume(self, game_id: str) -> PlaySession:
         """A stored game, replayed to where it stopped (:class:`~bummerl.store.StoreError` if it cannot)."""
         return PlaySession.resume(game_id, self.store)
+
+    def load(self, game_id: str) -> StoredGame:
+        """A stored game, as the store has it (:class:`~bummerl.store.GameNotFound`,
+        :class:`~bummerl.store.GameDamaged`)."""
+        return self.store.load(game_id)
 
     def lease(self, game_id: str) -> None:
         """Hold the game for the web server (:class:`~bummerl.store.GameBusy` when the terminal has it)."""
@@ -297,12 +338,8 @@ class WebStore:
 
     def set_token(self, game_id: str, seat: int, token: str) -> None:
         """Store a seat's token, sealed (replacing an older one)."""
-        with self._lock:
-            try:
-                self._db.execute("INSERT OR REPLACE INTO web_seats VALUES (?, ?, ?)",
-                                 (game_id, seat, self._seal(game_id, seat, token)))
-            except sqlite3.Error as err:
-                raise StoreError(f"cannot save the seat token of game {game_id}: {err}") from None
+        self.write("INSERT OR REPLACE INTO web_seats VALUES (?, ?, ?)",
+                   (game_id, seat, self._seal(game_id, seat, token)), f"the seat token of game {game_id}")
 
     def token_for(self, game_id: str, seat: int) -> str:
         """The seat's token; one is made (and stored) if the seat has none or its own cannot be opened."""
