@@ -156,3 +156,21 @@ def test_describe_names_the_preset_and_the_overrides() -> None:
     assert Rules.preset("vu").describe() == "vu"
     mirror = Rules.preset("standard").replace(false_claim="mirror")
     assert mirror.describe() == "standard (false_claim=mirror)"
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_exchange_close_and_marriage_predicates_read_the_flags_as_rules_md_3_says(name: str) -> None:
+    rules = PRESETS[name]
+    row = _table()[name]
+    assert rules.exchange_rank.letter == ("9" if row["game"] == "sixty-six" else "J")
+    for trick in (False, True):
+        assert rules.may_exchange(4, trick) is (trick or row["exchange_needs_trick"] == "no")
+        assert rules.may_exchange(2, True) is (row["exchange_with_two_left"] == "yes")
+        assert not rules.may_exchange(0, True)  # the talon is closed or used up
+        assert rules.may_marry(True, trick) is (trick or row["marriage_needs_trick"] == "no")
+        assert rules.may_marry(False, True) is (row["game"] == "schnapsen")  # Sixty-Six: only while open
+    assert rules.may_close(4) is (row["allow_close"] == "yes")
+    assert rules.may_close(2) is (row["close_with_two_left"] == "yes")
+    assert not rules.may_close(0)
+    leads = "".join(rank.letter for rank in rules.marriage_lead_ranks)
+    assert leads == ("K" if row["marriage_leads_king"] == "yes" else "QK")

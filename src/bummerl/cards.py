@@ -24,6 +24,7 @@ from bummerl.errors import BummerlError, quote
 
 __all__ = [
     "CARDS",
+    "HIGHER",
     "PACK_MASKS",
     "POINTS",
     "SUITS",
@@ -40,6 +41,7 @@ __all__ = [
     "is_index",
     "mask_of",
     "parse_cards",
+    "trick_winner",
 ]
 
 
@@ -161,6 +163,23 @@ _RANK_NAMES.update(
 POINTS: tuple[int, ...] = tuple(Rank(i % 6).points for i in range(24))
 #: Bitmask of every card of a suit (Sixty-Six pack; Schnapsen never sets the nine bits).
 SUIT_MASKS: tuple[int, ...] = tuple(0b111111 << (6 * s) for s in range(4))
+#: ``HIGHER[card]``: the cards of ``card``'s suit that beat it (the ranks above it).
+HIGHER: tuple[int, ...] = tuple(((1 << (c // 6 * 6 + 6)) - 1) & ~((1 << (c + 1)) - 1) for c in range(24))
+
+
+def trick_winner(lead: int, card: int, trump: int) -> int:
+    """Which of a trick's two cards takes it (rules.md 3.3): ``card``, played to ``lead``, wins with a
+    higher card of the led suit or with a trump to a plain lead; else ``lead`` wins.
+
+    >>> c = Card.parse
+    >>> trick_winner(c("TH"), c("AH"), 0), trick_winner(c("AH"), c("JC"), 0)
+    (Card.parse('AH'), Card.parse('JC'))
+    >>> trick_winner(c("AH"), c("AS"), trump=0)
+    Card.parse('AH')
+    """
+    if card // 6 == lead // 6:
+        return card if card > lead else lead
+    return card if card // 6 == trump else lead
 
 
 class Card(int):

@@ -41,20 +41,31 @@ from bummerl.actions import (
 )
 from bummerl.cards import (
     CARDS,
+    HIGHER,
     PACK_MASKS,
     POINTS,
     SUIT_MASKS,
     SUITS,
     Card,
     CardParseError,
+    Rank,
     Suit,
     full_pack,
     is_index,
     mask_of,
+    trick_winner,
 )
 from bummerl.errors import BummerlError, quote
 from bummerl.rules import Rules
-from bummerl.scoring import LAST_TRICK_POINTS, WIN_POINTS, Reason, game_point_table, marriage_points
+from bummerl.scoring import (
+    FORFEIT_POINTS,
+    LAST_TRICK_POINTS,
+    WIN_POINTS,
+    Reason,
+    closer_failed_points,
+    game_point_table,
+    marriage_points,
+)
 from bummerl.setup import PositionError, Setup, Trick, last_trick_bonus
 
 __all__ = [
@@ -62,7 +73,8 @@ __all__ = [
     "Trick", "game_point_table",
 ]
 
-NINE, JACK, QUEEN, KING = 0, 1, 2, 3
+#: The ranks the engine reads, as plain ints (an enum member is slower to look up on the hot path).
+QUEEN, KING = int(Rank.QUEEN), int(Rank.KING)
 
 
 class IllegalActionError(BummerlError):
@@ -152,6 +164,16 @@ class Outcome:
         if type(self.reason) is not Reason:
             object.__setattr__(self, "reason", Reason(self.reason))
 
+    @staticmethod
+    def forfeit(loser: int) -> Outcome:
+        """A deal forfeited by ``loser`` (a bot broke a rule or did not answer; never the engine's): the
+        other player wins :data:`~bummerl.scoring.FORFEIT_POINTS` game points.
+
+        >>> Outcome.forfeit(0)
+        Outcome(winner=1, game_points=3, reason='forfeit')
+        """
+        return Outcome(1 - loser, FORFEIT_POINTS, Reason.FORFEIT)
+
     def to_json(self) -> dict[str, object]:
         """The contract's ``result`` object."""
         return {"winner": self.winner, "game_points": self.game_points, "reason": self.reason}
@@ -214,16 +236,6 @@ def _check_seat(name: str, value: object) -> None:
         raise DeckError(f"{name} must be player 0 or 1, not {value!r}")
 
 
-def _higher_masks() -> tuple[int, ...]:
-    out = []
-    for c in range(24):
-        suit_base = (c // 6) * 6
-        out.append(sum(1 << x for x in range(c + 1, suit_base + 6)))
-    return tuple(out)
-
-
-#: HIGHER[c]: the cards of c's suit that beat c.
-HIGHER: tuple[int, ...] = _higher_masks()
 _PLAY_TUPLES: dict[int, tuple[Action, ...]] = {}
 
 
@@ -259,7 +271,7 @@ class Deal:
 
     __slots__ = (
         "rules", "deck", "dealer", "stock", "trump", "history", "_undo", "_sixty_six", "_auto",
-        *_STATE_FIELDS,
+        "_exchange_card", *_STATE_FIELDS,
     )
 
     rules: Rules
@@ -268,6 +280,8 @@ class Deal:
     stock: tuple[int, ...]
     #: The trump suit as the plain int the engine reads (:attr:`trump_suit` is the Suit).
     trump: int
+    #: The trump card an exchange takes back for the face-up trump (the jack, the nine in Sixty-Six).
+    _exchange_card: int
     history: list[Action]
     hands: list[int]
     drawn: int
@@ -314,6 +328,7 @@ class Deal:
         self.drawn = 0
         self.trump_card = int(cards[6])
         self.trump = cards[6] // 6
+        self._exchange_card = self.trump * 6 + rules.exchange_rank
         self.talon_size = len(self.stock) + 1
         self.closed_by = -1
         self.close_snapshot = (0, 0)
@@ -400,6 +415,7 @@ class Deal:
         trump_card = setup.trump_card
         self.trump_card = -1 if trump_card is None else int(trump_card)
         self.trump = int(setup.trump)
+        self._exchange_card = self.trump * 6 + rules.exchange_rank
         self.talon_size = 0 if trump_card is None else len(setup.talon) + 1
         self.closed_by = -1 if setup.closed_by is None else setup.closed_by
         self.close_snapshot = setup.at_close or (0, 0)
@@ -423,7 +439,7 @@ class Deal:
         self._undo = []
         if self._auto and self.ending:
             self.ending = False
-            over = self._points(leader) >= 66
+            over = self._points(leader) >= WIN_POINTS
             self.outcome = self._claim_outcome(leader) if over else self._all_played_outcome()
         return self
 
@@ -522,7 +538,8 @@ class Deal:
     def copy(self) -> Deal:
         """An independent copy (without the undo stack)."""
         new = Deal.__new__(Deal)
-        for name in ("rules", "deck", "dealer", "stock", "trump", "_sixty_six", "_auto", *_STATE_FIELDS):
+        for name in ("rules", "deck", "dealer", "stock", "trump", "_sixty_six", "_auto", "_exchange_card",
+                     *_STATE_FIELDS):
             setattr(new, name, getattr(self, name))
         for name in ("hands", "tricks_won", "card_points", "marriage_points", "pending", "bonus"):
             setattr(new, name, list(getattr(self, name)))
@@ -588,9 +605,7 @@ class Deal:
         if lead < 0:
             if self.married >= 0:
                 base = self.married * 6
-                if self.rules.marriage_leads_king:
-                    return 1 << (base + KING)
-                return (1 << (base + KING)) | (1 << (base + QUEEN))
+                return sum([1 << (base + rank) for rank in self.rules.marriage_lead_ranks])
             return hand
         if self.closed_by < 0 and self.talon_size > 0:
             return hand
@@ -614,22 +629,14 @@ class Deal:
             self.lead < 0
             and self.married < 0
             and self.closed_by < 0
-            and self.talon_size > 0
-            and (self.talon_size > 2 or rules.exchange_with_two_left)
-            and bool(self.hands[p] >> (self.trump * 6 + (NINE if self._sixty_six else JACK)) & 1)
-            and (self.tricks_won[p] > 0 or not rules.exchange_needs_trick)
+            and bool(self.hands[p] >> self._exchange_card & 1)
+            and rules.may_exchange(self.talon_size, self.tricks_won[p] > 0)
         )
 
     def _can_close(self) -> bool:
-        rules = self.rules
-        return (
-            self.lead < 0
-            and self.married < 0
-            and rules.allow_close
-            and self.closed_by < 0
-            and self.talon_size > 0
-            and (self.talon_size > 2 or rules.close_with_two_left)
-        )
+        if self.lead >= 0 or self.married >= 0 or self.closed_by >= 0:
+            return False
+        return self.rules.may_close(self.talon_size)
 
     def _can_marry(self, suit: int) -> bool:
         p = self.to_move
@@ -638,8 +645,7 @@ class Deal:
             self.lead < 0
             and self.married < 0
             and self.hands[p] & pair == pair
-            and (self.tricks_won[p] > 0 or not self.rules.marriage_needs_trick)
-            and (not self._sixty_six or (self.closed_by < 0 and self.talon_size > 0))
+            and self.rules.may_marry(self.closed_by < 0 and self.talon_size > 0, self.tricks_won[p] > 0)
         )
 
     def legal_actions(self) -> tuple[Action, ...]:
@@ -749,10 +755,7 @@ class Deal:
             return
         lead = self.lead
         leader = self.leader
-        if card // 6 == lead // 6:
-            winner = p if card > lead else leader
-        else:
-            winner = p if card // 6 == self.trump else leader
+        winner = p if trick_winner(lead, card, self.trump) == card else leader
         self.tricks_won[winner] += 1
         self.card_points[winner] += POINTS[lead] + POINTS[card]
         if self.pending[winner]:
@@ -791,7 +794,7 @@ class Deal:
 
     def _exchange(self) -> None:
         p = self.to_move
-        low = self.trump * 6 + (NINE if self._sixty_six else JACK)
+        low = self._exchange_card
         self.exchanged = (p, CARDS[low], CARDS[self.trump_card])
         self.hands[p] ^= (1 << low) | (1 << self.trump_card)
         self.trump_card = low
@@ -838,12 +841,12 @@ class Deal:
                 else:
                     gp = game_point_table(self.tricks_won[o], self._points(o))
             else:
-                gp = 3 if snap_tricks == 0 else 2
+                gp = closer_failed_points(snap_tricks)
             return Outcome(p, gp, Reason.CLAIM)
         if closer == p:
-            gp = 3 if snap_tricks == 0 else 2
+            gp = closer_failed_points(snap_tricks)
         elif self.rules.false_claim == "fixed":
-            gp = 3 if self.tricks_won[o] == 0 else 2
+            gp = closer_failed_points(self.tricks_won[o])  # the same 3-or-2 table, by O's tricks now
         else:
             gp = game_point_table(self.tricks_won[o], self._points(o))
         return Outcome(o, gp, Reason.FALSE_CLAIM)
@@ -855,7 +858,7 @@ class Deal:
         """
         if self.closed_by >= 0:
             other = 1 - self.closed_by
-            return Outcome(other, 3 if self.close_snapshot[0] == 0 else 2, Reason.CLOSER_FAILED)
+            return Outcome(other, closer_failed_points(self.close_snapshot[0]), Reason.CLOSER_FAILED)
         last_winner = self.leader
         if not self._sixty_six:
             return Outcome(last_winner, 1, Reason.LAST_TRICK)
@@ -911,7 +914,7 @@ class Deal:
             rules = self.rules
             if talon in (Illegal.TALON_CLOSED, Illegal.TALON_EXHAUSTED):
                 return talon
-            if not self.hands[self.to_move] >> (self.trump * 6 + (NINE if self._sixty_six else JACK)) & 1:
+            if not self.hands[self.to_move] >> self._exchange_card & 1:
                 return Illegal.NO_TRUMP_LOW
             if talon is Illegal.TALON_TOO_SMALL and not rules.exchange_with_two_left:
                 return talon
@@ -972,8 +975,7 @@ class Deal:
         if why is Illegal.TALON_TOO_SMALL:
             return f"only two cards are left in the talon, too few to {kind}"
         if why is Illegal.NO_TRUMP_LOW:
-            low = "nine" if self._sixty_six else "jack"
-            return f"{who} does not hold the trump {low}"
+            return f"{who} does not hold the trump {self.rules.exchange_rank.name.lower()}"
         if why is Illegal.NO_TRICK_YET:
             return f"{who} has won no trick yet, which these rules require first"
         if why is Illegal.NO_MARRIAGE:

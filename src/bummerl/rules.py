@@ -15,6 +15,7 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
+from bummerl.cards import Rank
 from bummerl.errors import BummerlError, quote
 
 __all__ = ["FLAG_NAMES", "PRESETS", "Rules", "RulesError"]
@@ -76,6 +77,64 @@ class Rules:
     def pack_size(self) -> int:
         """Cards in the pack: 20 or 24."""
         return 24 if self.sixty_six else 20
+
+    # The rules' answers to "may one ... now?" from the few facts they read (rules.md 3.4-3.6); the engine
+    # asks them for its legal actions, bots for what the other player could have done.
+
+    @property
+    def exchange_rank(self) -> Rank:
+        """The trump card taken back in an exchange for the face-up trump: the jack, the nine in Sixty-Six.
+
+        >>> Rules.preset("standard").exchange_rank, Rules.preset("sixty-six").exchange_rank
+        (<Rank.JACK: 1>, <Rank.NINE: 0>)
+        """
+        return Rank.NINE if self.game == "sixty-six" else Rank.JACK
+
+    def may_exchange(self, talon_size: int, has_trick: bool) -> bool:
+        """Whether the leader, holding the trump :attr:`exchange_rank`, may exchange it when ``talon_size``
+        cards (the face-up trump counted) lie in the open talon (0: closed or used up) and it has won a
+        trick or not (nothing declared in this lead yet).
+
+        >>> sharp = Rules.preset("sharp")
+        >>> Rules.preset("standard").may_exchange(2, False), Rules.preset("standard").may_exchange(0, True)
+        (True, False)
+        >>> sharp.may_exchange(2, True), sharp.may_exchange(4, False), sharp.may_exchange(4, True)
+        (False, False, True)
+        """
+        return (
+            talon_size > 0
+            and (talon_size > 2 or self.exchange_with_two_left)
+            and (has_trick or not self.exchange_needs_trick)
+        )
+
+    def may_close(self, talon_size: int) -> bool:
+        """Whether the leader may close a talon of ``talon_size`` open cards (0: closed or used up; nothing
+        declared in this lead yet).
+
+        >>> Rules.preset("standard").may_close(2), Rules.preset("soft").may_close(2)
+        (False, True)
+        >>> Rules.preset("vu").may_close(8), Rules.preset("soft").may_close(0)
+        (False, False)
+        """
+        return self.allow_close and talon_size > 0 and (talon_size > 2 or self.close_with_two_left)
+
+    def may_marry(self, talon_open: bool, has_trick: bool) -> bool:
+        """Whether the leader, holding a king and queen, may declare their marriage (nothing declared in this
+        lead yet): after a first trick if ``marriage_needs_trick``; in Sixty-Six only while the talon is open.
+
+        >>> Rules.preset("standard").may_marry(True, False), Rules.preset("sixty-six").may_marry(False, True)
+        (False, False)
+        """
+        return (has_trick or not self.marriage_needs_trick) and (talon_open or self.game != "sixty-six")
+
+    @property
+    def marriage_lead_ranks(self) -> tuple[Rank, ...]:
+        """The ranks that may be led after declaring a marriage: the king, or the king or the queen.
+
+        >>> Rules.preset("standard").marriage_lead_ranks, Rules.preset("sharp").marriage_lead_ranks
+        ((<Rank.QUEEN: 2>, <Rank.KING: 3>), (<Rank.KING: 3>,))
+        """
+        return (Rank.KING,) if self.marriage_leads_king else (Rank.QUEEN, Rank.KING)
 
     @staticmethod
     def preset(name: str) -> Rules:

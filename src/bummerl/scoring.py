@@ -8,6 +8,8 @@ writing 20, 40, 10, 33 or a reason's words again.
 (40, 20, 10, 66)
 >>> game_point_table(0, 0), game_point_table(2, 32), game_point_table(2, 33)
 (3, 2, 1)
+>>> closer_failed_points(0), closer_failed_points(1), FORFEIT_POINTS
+(3, 2, 3)
 >>> Reason("closer_failed").sentence, Reason.CLOSER_FAILED.short, Reason.CLOSER_FAILED.label
 ('the player who closed the talon did not reach 66', 'the closer did not reach 66', 'closer failed')
 >>> import json
@@ -20,6 +22,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 __all__ = [
+    "FORFEIT_POINTS",
     "HALF_POINTS",
     "LAST_TRICK_POINTS",
     "MARRIAGE_POINTS",
@@ -27,6 +30,7 @@ __all__ = [
     "TRUMP_MARRIAGE_POINTS",
     "WIN_POINTS",
     "Reason",
+    "closer_failed_points",
     "game_point_table",
     "marriage_points",
 ]
@@ -43,6 +47,8 @@ LAST_TRICK_POINTS = 10
 WIN_POINTS = 66
 #: Below this many points the loser (with a trick) gives up 2 game points instead of 1.
 HALF_POINTS = 33
+#: Game points the other side scores when a bot forfeits a deal (the arena, the environments).
+FORFEIT_POINTS = 3
 
 
 def marriage_points(suit: int, trump: int) -> int:
@@ -55,6 +61,15 @@ def game_point_table(loser_tricks: int, loser_points: int) -> int:
     if loser_tricks == 0:
         return 3
     return 2 if loser_points < HALF_POINTS else 1
+
+
+def closer_failed_points(winner_tricks: int) -> int:
+    """The table of a closing gone wrong (rules.md 4.2, 4.4): 3 if the winner had won no trick when the
+    talon was closed, else 2. A closer who fails to reach 66, or claims wrongly, gives this to the other
+    player; a correct claim against the closer scores it by the claimant's tricks at closing. A wrong claim
+    with ``false_claim="fixed"`` scores the same table by the opponent's tricks now.
+    """
+    return 3 if winner_tricks == 0 else 2
 
 
 class Reason(StrEnum):

@@ -73,7 +73,7 @@ except ImportError as _missing:
     raise rl_missing(_missing) from None
 
 from bummerl.actions import ACTIONS, Action
-from bummerl.cards import CARDS, SUITS, Card, Rank, Suit
+from bummerl.cards import CARDS, SUITS, Card, Suit
 from bummerl.engine import Trick
 from bummerl.errors import BummerlError, quote
 from bummerl.game import TARGET
@@ -372,6 +372,7 @@ def decode(obs: npt.ArrayLike) -> DecodedView:
     for i, flag in enumerate(FLAG_NAMES):
         bit = values[at["rules"] + i]
         flags[flag] = (_WORD_ONE[flag] if bit else _WORD_ZERO[flag]) if flag in _WORD_ONE else bool(bit)
+    rules = Rules(**flags)  # type: ignore[arg-type]
     trump_suit = SUITS[one("trump_suit", 4, required=True)]
     trump = one("trump_card")
     closer = one("closed_by", 2)
@@ -382,8 +383,7 @@ def decode(obs: npt.ArrayLike) -> DecodedView:
     exchanger = one("exchanged_by", 2)
     exchanged = None
     if exchanger >= 0:
-        low = Rank.NINE if flags["game"] == "sixty-six" else Rank.JACK
-        gave = CARDS[trump_suit * 6 + low]
+        gave = CARDS[trump_suit * 6 + rules.exchange_rank]
         exchanged = (who(exchanger), gave, CARDS[one("exchange_took")])
     tricks: list[Trick] = []
     for t in range(MAX_TRICKS):
@@ -401,7 +401,7 @@ def decode(obs: npt.ArrayLike) -> DecodedView:
         seat=seat,
         dealer=seat if values[at["dealer"]] else opp,
         to_move=seat if values[at["to_move"]] else opp,
-        rules=Rules(**flags),  # type: ignore[arg-type]
+        rules=rules,
         hand_mask=mask("hand"),
         trump_suit=trump_suit,
         last_trump_card=CARDS[trump] if trump >= 0 else None,

@@ -2,8 +2,8 @@
 
 The environments (PettingZoo, Gymnasium) share this loop; it knows nothing of observations. Rewards are game
 points, zero-sum: a deal's winner gets ``+game_points``, the loser as many less. An action that is not
-legal *forfeits*, as in the arena: the offender loses :data:`~bummerl.arena.match.FORFEIT_POINTS` (3) game
-points to the other seat, and the episode ends (in a Bummerl too).
+legal *forfeits*, as in the arena: the offender loses :data:`~bummerl.scoring.FORFEIT_POINTS` (3)
+game points to the other seat, and the episode ends (in a Bummerl too).
 
 >>> from random import Random
 >>> from bummerl import Rules
@@ -24,7 +24,6 @@ from __future__ import annotations
 from random import Random
 
 from bummerl.actions import Action
-from bummerl.arena.match import FORFEIT, FORFEIT_POINTS
 from bummerl.engine import Deal, Outcome
 from bummerl.game import Bummerl
 from bummerl.rules import Rules
@@ -91,7 +90,7 @@ class Episode:
             self.over = True
             self.ended_deal = self.deal
             self.fault = f"illegal action: {action}"
-            self.deal_ended = Outcome(1 - seat, FORFEIT_POINTS, FORFEIT)
+            self.deal_ended = Outcome.forfeit(seat)
             return _rewards(self.deal_ended)
         if self.game is None:
             self.deal.apply(action)

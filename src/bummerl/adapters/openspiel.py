@@ -50,11 +50,11 @@ from bummerl.adapters.encoding import (
     shown_points,
 )
 from bummerl.adapters.episode import rules_of
-from bummerl.arena.match import FORFEIT_POINTS
 from bummerl.bots.base import Bot
 from bummerl.cards import CARDS, SUITS, cards_in, full_pack
 from bummerl.engine import Deal, IllegalActionError
 from bummerl.rules import Rules
+from bummerl.scoring import FORFEIT_POINTS
 from bummerl.view import View
 
 __all__ = ["GAME_NAME", "SchnapsenGame", "SchnapsenObserver", "SchnapsenState", "play_deal"]

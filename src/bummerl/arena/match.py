@@ -5,8 +5,8 @@ Bots only ever get views (``View.of(deal, seat, score)``), never the deal (but f
 ``sees_deal`` and has ``choose_with_deal(view, deal)``, the non-public cheater yardsticks, handed a copy;
 the report names it: :func:`sees_deal`). A bot that raises, returns
 something that is not an :class:`~bummerl.actions.Action`, or returns an illegal action *forfeits* the
-deal: the other side wins it with :data:`FORFEIT_POINTS` game points, reason ``forfeit``, and the fault
-is recorded with its reason.
+deal: the other side wins it with :data:`~bummerl.scoring.FORFEIT_POINTS` game points, reason ``forfeit``
+(:meth:`Outcome.forfeit <bummerl.engine.Outcome.forfeit>`), and the fault is recorded with its reason.
 
 Seeds (see :mod:`bummerl.arena.seeds`). Deck pair ``j`` of a match is dealt from the deck stream of the
 run's root (dealer ``j % 2``), the same for every pairing of a round-robin; twin Bummerl ``j`` draws its
@@ -46,7 +46,7 @@ from bummerl.engine import Deal, IllegalActionError, Outcome
 from bummerl.errors import BummerlError
 from bummerl.game import TARGET
 from bummerl.rules import Rules
-from bummerl.scoring import Reason
+from bummerl.scoring import FORFEIT_POINTS, Reason
 from bummerl.view import View
 
 __all__ = [
@@ -54,8 +54,6 @@ __all__ = [
     "bot_seeds", "chooser", "chunk_size", "deck_deal", "play_bummerl", "play_chunk", "play_deal",
 ]
 
-#: Game points the other side scores when a bot forfeits a deal.
-FORFEIT_POINTS = 3
 #: The outcome reason of a forfeited deal (its string is "forfeit").
 FORFEIT = Reason.FORFEIT
 #: Faults kept with their reason per bot and pairing (all are counted).
@@ -107,7 +105,7 @@ def chunk_size(pairs: int, outside: bool = False) -> int:
 
 
 def _forfeit(deal: Deal, seat: int, why: str) -> DealResult:
-    return DealResult(Outcome(1 - seat, FORFEIT_POINTS, FORFEIT), seat, why)
+    return DealResult(Outcome.forfeit(seat), seat, why)
 
 
 def sees_deal(bot: object) -> bool:

@@ -23,19 +23,20 @@ from random import Random
 
 from bummerl.actions import CLAIM, CLOSE, EXCHANGE, PASS, Action
 from bummerl.bots.base import forced_action
-from bummerl.cards import POINTS, SUIT_MASKS, cards_in
+from bummerl.cards import HIGHER, POINTS, SUIT_MASKS, Rank, cards_in, trick_winner
 from bummerl.scoring import HALF_POINTS, WIN_POINTS, marriage_points
 from bummerl.view import View
 
 __all__ = ["HeuristicBot", "follower_wins", "make_heuristic"]
 
-NINE, JACK, QUEEN, KING, TEN, ACE = range(6)
+QUEEN, KING, TEN, ACE = int(Rank.QUEEN), int(Rank.KING), int(Rank.TEN), int(Rank.ACE)
 #: Points a player needs to win a deal, and to avoid losing two game points (rules.md 4.2).
 WIN, HALF = WIN_POINTS, HALF_POINTS
 
 
 def follower_wins(lead: int, card: int, trump: int) -> bool:
-    """Whether ``card`` played to ``lead`` takes the trick (rules.md 3.3), for reasoning about plays.
+    """Whether ``card`` played to ``lead`` takes the trick (rules.md 3.3): :func:`~bummerl.cards.trick_winner`
+    asked about the follower.
 
     >>> from bummerl.cards import Card
     >>> c = Card.parse
@@ -44,15 +45,7 @@ def follower_wins(lead: int, card: int, trump: int) -> bool:
     >>> follower_wins(Card.parse("AH"), Card.parse("AS"), 0)
     False
     """
-    if card // 6 == lead // 6:
-        return card > lead
-    return card // 6 == trump
-
-
-def _higher(card: int) -> int:
-    """The cards of ``card``'s suit that beat it."""
-    top = (card // 6) * 6 + 6
-    return ((1 << top) - 1) & ~((1 << (card + 1)) - 1)
+    return trick_winner(lead, card, trump) == card
 
 
 class _Situation:
@@ -100,10 +93,7 @@ class _Situation:
         self.opp_tricks = view.tricks_won[self.opp]
         self.open = view.talon_open
         rules = view.rules
-        self.exchange_later = (
-            view.trump_card is not None
-            and (view.talon_size > 2 or (view.talon_size == 2 and rules.exchange_with_two_left))
-        )
+        self.exchange_later = view.trump_card is not None and rules.may_exchange(view.talon_size, True)
         self.declared = 0
         for _player, suit in view.marriages:
             self.declared |= 1 << suit
@@ -124,14 +114,14 @@ class _Situation:
 
     def beaters(self, card: int) -> int:
         """Cards the opponent may hold that would take ``card`` when it is led."""
-        mask = _higher(card)
+        mask = HIGHER[card]
         if card // 6 != self.trump:
             mask |= SUIT_MASKS[self.trump]
         return mask & self.possible
 
     def is_master(self, card: int) -> bool:
         """No card the opponent may hold is higher in ``card``'s suit."""
-        return not (_higher(card) & self.possible)
+        return not (HIGHER[card] & self.possible)
 
     def keep_value(self, card: int) -> float:
         """What keeping ``card`` in hand is worth for later (in rough card points)."""
@@ -140,7 +130,7 @@ class _Situation:
         trump = suit == self.trump
         if trump:
             value += 6 + (3, 3, 4, 5, 8, 10)[rank]
-            if rank == (NINE if self.view.rules.sixty_six else JACK) and self.exchange_later:
+            if rank == self.view.rules.exchange_rank and self.exchange_later:
                 trump_card = self.view.trump_card
                 value += 6 + (POINTS[trump_card] if trump_card is not None else 0)
         elif rank == ACE:
@@ -152,7 +142,7 @@ class _Situation:
             value = max(value, POINTS[card] + 4.0)
         if rank in (QUEEN, KING) and not self.declared >> suit & 1:
             partner = suit * 6 + (KING if rank == QUEEN else QUEEN)
-            marriage_open = self.open or not self.view.rules.sixty_six
+            marriage_open = self.view.rules.may_marry(self.open, True)
             if marriage_open and self.hand >> partner & 1:
                 value += 20 if trump else 10
             elif self.open and self.possible >> partner & 1 and not self.known >> partner & 1:
@@ -309,7 +299,7 @@ class HeuristicBot:
         else:
             # Closed or exhausted: the opponent must head the trick, follow suit or trump if it can.
             p_beaten = s.p_holds_any(beaters)
-            same = s.possible & SUIT_MASKS[card // 6] & ~_higher(card)
+            same = s.possible & SUIT_MASKS[card // 6] & ~HIGHER[card]
             if same and not (beaters & SUIT_MASKS[card // 6]):
                 p_beaten *= 1.0 - s.p_holds_any(same)
             reply = 4.0

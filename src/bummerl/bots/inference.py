@@ -31,7 +31,7 @@ from functools import cache
 from math import comb, exp
 
 from bummerl.actions import Action
-from bummerl.cards import CARDS, PACK_MASKS, SUITS, card_points, cards_in
+from bummerl.cards import CARDS, PACK_MASKS, SUITS, Rank, card_points, cards_in
 from bummerl.engine import Deal, PositionError, Setup
 from bummerl.rules import Rules
 from bummerl.view import View
@@ -68,7 +68,7 @@ TILTS: dict[str, float] = {
 #: How sharply a world is discounted for each game point the opponent's lead to the current trick would
 #: have thrown away in it (open-card): the weight is ``exp(-LEAD_BETA * loss)``.
 LEAD_BETA = 0.5
-QUEEN, KING = 2, 3
+QUEEN, KING = int(Rank.QUEEN), int(Rank.KING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +143,7 @@ def evidence(view: View) -> Evidence:
     )
     missed: list[_Missed] = []
     trump = int(view.trump_suit)
-    low = trump * 6 + (0 if rules.sixty_six else 1)
+    low = trump * 6 + rules.exchange_rank
     opp_exchanged = view.exchanged is not None and view.exchanged[0] == opp
     i_exchanged = view.exchanged is not None and view.exchanged[0] == view.seat
     declared = {suit for player, suit in view.marriages if player == opp}
@@ -159,11 +159,10 @@ def evidence(view: View) -> Evidence:
             draws = max(0, min(open_tricks, len(tricks)) - i)
             if (
                 not opp_exchanged and not i_exchanged and talon_open
-                and (talon_then > 2 or rules.exchange_with_two_left)
-                and (won_before or not rules.exchange_needs_trick)
+                and rules.may_exchange(talon_then, bool(won_before))
             ):
                 missed.append(_Missed(1 << low, later[i], led, draws, MISSED_EXCHANGE))
-            if (won_before or not rules.marriage_needs_trick) and (talon_open or not rules.sixty_six):
+            if rules.may_marry(talon_open, bool(won_before)):
                 for suit in range(4):
                     if suit not in declared:
                         pair = (1 << (suit * 6 + QUEEN)) | (1 << (suit * 6 + KING))

@@ -69,12 +69,23 @@ from typing import Any
 
 from bummerl.bots.expert import ExpertBot
 from bummerl.bots.pimc import decision_seed
-from bummerl.cards import CARDS, PACK_MASKS, POINTS, SUIT_MASKS, SUITS, card_points, cards_in
-from bummerl.engine import HIGHER, Deal, PositionError, Setup
+from bummerl.cards import (
+    CARDS,
+    HIGHER,
+    PACK_MASKS,
+    POINTS,
+    SUIT_MASKS,
+    SUITS,
+    Rank,
+    card_points,
+    cards_in,
+    trick_winner,
+)
+from bummerl.engine import Deal, PositionError, Setup
 from bummerl.errors import BummerlError, require_at_least
 from bummerl.jsonio import loads
 from bummerl.rules import Rules
-from bummerl.scoring import marriage_points
+from bummerl.scoring import WIN_POINTS, marriage_points
 from bummerl.view import View
 
 __all__ = [
@@ -88,7 +99,7 @@ FORMAT = "bummerl opponent model 1"
 #: The largest weight the loader accepts (a fitted one is a few units at most).
 MOST_WEIGHT = 100.0
 _DATA = "opponent_model.json"
-QUEEN, KING = 2, 3
+QUEEN, KING = int(Rank.QUEEN), int(Rank.KING)
 
 #: The features of one card play, in the order of the model's weights. ``lead_*`` are zero on a follow and
 #: ``follow_*`` on a lead. ``pts``: the card's points / 11; ``trump``: a trump; ``boss``: no card of its
@@ -201,8 +212,7 @@ def opponent_plays(view: View) -> OpponentPlays:
                 points[opp] += marriage_points(lead // 6, trump)  # counted now or at its first trick
         if (
             opp_exchanged and exchange < 0 and leader == opp and not strict
-            and (initial - 2 * i > 2 or rules.exchange_with_two_left)
-            and (won[opp] or not rules.exchange_needs_trick)
+            and rules.may_exchange(initial - 2 * i, bool(won[opp]))
         ):
             assert view.exchanged is not None
             exchange = len(plays)
@@ -335,9 +345,9 @@ def features(card: int, hand: int, play: Play, trump: int) -> list[float]:
         ]
     else:
         lead = play.lead
-        win = (1.0 if card > lead else 0.0) if suit == lead // 6 else is_trump
+        win = 1.0 if trick_winner(lead, card, trump) == card else 0.0
         trick_pts = POINTS[lead] + POINTS[card]
-        reach = 1.0 if win and play.points + trick_pts >= 66 else 0.0
+        reach = 1.0 if win and play.points + trick_pts >= WIN_POINTS else 0.0
         out[12:25] = [
             pts, is_trump, win, win * trick_pts / 22, (1 - win) * pts,
             1.0 if win and is_trump and lead // 6 != trump else 0.0,

@@ -32,6 +32,7 @@ from bummerl.bots.heuristic import HeuristicBot
 from bummerl.engine import Deal
 from bummerl.errors import require_at_least
 from bummerl.match_equity import outcome_values
+from bummerl.scoring import WIN_POINTS
 from bummerl.view import View
 
 __all__ = ["PimcBot", "action_values", "cards_left", "decision_seed", "make_pimc", "mean_values"]
@@ -149,7 +150,7 @@ class PimcBot:
         """The action with the best mean over the sampled worlds."""
         if (forced := forced_action(view)) is not None:
             return forced
-        if CLAIM in view.legal_actions and view.points[view.seat] >= 66:
+        if CLAIM in view.legal_actions and view.points[view.seat] >= WIN_POINTS:
             return CLAIM  # a correct claim is never worse than playing on (rules.md 7)
         means = self.evaluate(view)
         return self.pick(view, means)

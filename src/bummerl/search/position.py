@@ -29,6 +29,7 @@ Fields, in order (:data:`FIELDS`):
 from __future__ import annotations
 
 from bummerl.engine import Deal
+from bummerl.scoring import closer_failed_points, game_point_table
 
 __all__ = [
     "ENDING", "FIELDS", "FOLLOW", "F_ALLOW_CLOSE", "F_AUTO", "F_CLOSE_TWO", "F_EXCH_TRICK", "F_EXCH_TWO",
@@ -84,10 +85,6 @@ def rule_flags(deal: Deal) -> int:
     return flags
 
 
-def _table(tricks: int, points: int) -> int:
-    return 3 if tricks == 0 else (2 if points < 33 else 1)
-
-
 def from_deal(deal: Deal) -> Position:
     """The compact position of a deal that is not over (``ValueError`` once it is)."""
     if deal.outcome is not None:
@@ -111,8 +108,8 @@ def from_deal(deal: Deal) -> Position:
     else:
         cl = 1 if closed_by == me else 2
         snap_tricks, snap_points = deal.close_snapshot
-        sw = _table(snap_tricks, snap_points)
-        sf = 3 if snap_tricks == 0 else 2
+        sw = game_point_table(snap_tricks, snap_points)
+        sf = closer_failed_points(snap_tricks)
         ts = 0
     stock = tuple(deal.stock[deal.drawn:]) if ts else ()
     return (
