@@ -14,7 +14,7 @@ from bummerl.table import Seat, Table, reason_text
 
 def test_a_finished_deal_is_worded_from_the_scoring_tables_and_marriages_carry_their_points() -> None:
     rng = random.Random(5)
-    seen_marriages = 0
+    seen_marriages = exchanges = 0
     for preset in ("standard", "sixty-six", "tompa"):
         table = Table(Rules.preset(preset), (Seat("Ann"), Seat("Bob")), seed=rng.randrange(10**6))
         for _ in range(6):  # a few deals each
@@ -26,6 +26,10 @@ def test_a_finished_deal_is_worded_from_the_scoring_tables_and_marriages_carry_t
                 married = {a[6:] for a in legal if a.startswith("marry ")}
                 trump = table.view(seat).trump_suit
                 assert set(message["deal"]["marriage_points"]) == married
+                low = "9" if preset == "sixty-six" else "J"  # the nine in Sixty-Six, else the jack
+                exchange = message["deal"]["exchange_card"]
+                assert exchange == (low + trump.letter if "exchange" in legal else None)
+                exchanges += exchange is not None
                 for suit, points in message["deal"]["marriage_points"].items():
                     assert points == (40 if suit == trump.letter else 20)
                     seen_marriages += 1
@@ -39,4 +43,4 @@ def test_a_finished_deal_is_worded_from_the_scoring_tables_and_marriages_carry_t
             row = message["sheet"][-1]
             assert row["why"] == Reason(outcome.reason).label and row["text"] == message["result"]["text"]
             table.next_deal()
-    assert seen_marriages > 0
+    assert seen_marriages > 0 and exchanges > 0

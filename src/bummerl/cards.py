@@ -125,6 +125,11 @@ class Rank(IntEnum):
         """The German-suited name: Neuner, Unter, Ober, König, Zehner, Sau."""
         return ("Neuner", "Unter", "Ober", "König", "Zehner", "Sau")[self]
 
+    @property
+    def english(self) -> str:
+        """The English name: nine, jack, queen, king, ten, ace."""
+        return ("nine", "jack", "queen", "king", "ten", "ace")[self]
+
 
 #: The characters card, suit and action names are written in: printable ASCII, the suit symbols and the
 #: umlauts of the German names. Anything else (fullwidth letters, combining marks, zero-width or

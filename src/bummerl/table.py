@@ -479,8 +479,8 @@ class Table:
             state = "closed" if view.closed_by >= 0 else "used up"
             return f"with the talon {state} you must {_strict_rule(why, cards, view)}: {plays}"
         if why is Illegal.NO_TRUMP_LOW:
-            name, rank = ("nine", Rank.NINE) if self.rules.sixty_six else ("jack", Rank.JACK)
-            low = Card.of(rank, view.trump_suit)
+            rank = self.rules.exchange_rank
+            name, low = rank.english, Card.of(rank, view.trump_suit)
             if view.trump_card == low:
                 return f"the trump {name} ({self.card(low)}) is the face-up card: nothing to exchange"
             return f"you need the trump {name} ({self.card(low)}) to exchange"
@@ -491,11 +491,8 @@ class Table:
         return f"it is {self.name(self.deal.to_move)}'s turn, not {self.name(seat)}'s"
 
     def _marriage_cards(self, view: View) -> str:
-        base = view.married * 6
-        cards = [Card.from_index(base + Rank.KING)]
-        if not self.rules.marriage_leads_king:
-            cards.append(Card.from_index(base + Rank.QUEEN))
-        return " or ".join(self.card(c) for c in cards)
+        ranks = reversed(self.rules.marriage_lead_ranks)  # the king first
+        return " or ".join(self.card(Card.from_index(view.married * 6 + r)) for r in ranks)
 
     # ------------------------------------------------------------------ event texts
 

@@ -214,7 +214,8 @@ def matching_state(rules: Any, dealer: int, deck: Any, actions: list[str], seat:
                    frame_deal: dict[str, Any], score: Any) -> Deal | None:
     """The deal after the prefix of ``actions`` whose view for ``seat`` is exactly ``frame_deal`` (but for
     the words and numbers the server adds: what a pass would do, what each legal marriage counts)."""
-    frame_deal = {k: v for k, v in frame_deal.items() if k not in ("pass_words", "marriage_points")}
+    frame_deal = {k: v for k, v in frame_deal.items()
+                  if k not in ("pass_words", "marriage_points", "exchange_card")}
     deal = Deal(rules, tuple(int(c) for c in deck), dealer)
     for i in range(len(actions) + 1):
         if View.of(deal, seat, score).to_json() | _masked(frame_deal) == frame_deal:

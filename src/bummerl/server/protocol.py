@@ -23,7 +23,7 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
 from bummerl import jsonio
-from bummerl.cards import CARDS, cards_in
+from bummerl.cards import CARDS, Card, cards_in
 from bummerl.errors import BummerlError
 from bummerl.rules import FLAG_NAMES
 from bummerl.scoring import Reason, marriage_points
@@ -188,7 +188,11 @@ def view_message(table: Table, seat: int, *, thinking: bool = False,
         deal["pending"] = None
         deal["close_snapshot"] = None
     deal["pass_words"] = table.pass_words(seat)  # what a pass would do, once it may pass (else null)
-    # Each legal marriage's points, so that the page words the button without knowing the rules.
+    # The trump card an exchange takes back (while one is legal: a card of the seat's own hand; named at other
+    # times it would be a hidden card's name in the frame), and each legal marriage's points: the page words
+    # its buttons without knowing the rules.
+    exchange = any(a.kind == "exchange" for a in view.legal_actions)
+    deal["exchange_card"] = str(Card.of(table.rules.exchange_rank, view.trump_suit)) if exchange else None
     deal["marriage_points"] = {a.suit.letter: marriage_points(a.suit, trump=view.trump_suit)
                                for a in view.legal_actions if a.kind == "marry" and a.suit is not None}
     game = table.game

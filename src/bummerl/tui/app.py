@@ -412,7 +412,7 @@ class BummerlApp(App[None]):
             self.status(f"All cards are played: claim 66 (g) if you have it, or "
                         f"{table.pass_words(view.seat) or 'pass (p)'}")
         elif view.married >= 0:
-            due = "king" if table.rules.marriage_leads_king else "king or queen"
+            due = " or ".join(r.english for r in reversed(table.rules.marriage_lead_ranks))
             self.status(Text.assemble(f"Lead the {due} of your marriage (",
                                       suit_text(view.married, self.card_style), ")",
                                       " — or claim 66 with g" if CLAIM in view.legal_actions else ""))

@@ -237,7 +237,7 @@ def keys_text(rules: Rules) -> str:
     """
     rows = [
         (card_keys(rules.hand_size), "play that card of your hand (from the left), or click it"),
-        ("x", f"exchange the trump {'nine' if rules.sixty_six else 'jack'} for the face-up trump"),
+        ("x", f"exchange the trump {rules.exchange_rank.english} for the face-up trump"),
         ("m", "declare a marriage, then the number of its king or queen"),
         *([("c", "close the talon (asks first)")] if rules.allow_close else []),
         *([("g or 6", "claim 66 (asks first)"), ("p", "pass after the last trick (asks first)")]
@@ -274,7 +274,7 @@ def rules_brief(rules: Rules) -> str:
                else "at once" if rules.marriage_needs_trick else "once you have won a trick")
     only_open = ", only while the talon is open" if rules.sixty_six else ""
     close = " or closed (c)" if rules.allow_close else ""
-    low = "nine" if rules.sixty_six else "jack"
+    low = rules.exchange_rank.english
     after_trick = ", once you have won a trick" if rules.exchange_needs_trick else ""
     half, one, two, three = HALF_POINTS, game_point_table(1, HALF_POINTS), game_point_table(1, 0), \
         game_point_table(0, 0)

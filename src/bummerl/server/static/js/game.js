@@ -450,10 +450,7 @@ function drawActions() {
   box.replaceChildren();
   const acts = legal();
   const deal = view.deal;
-  if (acts.includes("exchange")) {
-    const low = view.sixty_six ? "9" : "J";
-    box.append(actionButton("exchange", spoken(`Exchange ${cardName(low + deal.trump, style())}`), "x"));
-  }
+  if (acts.includes("exchange")) box.append(actionButton("exchange", spoken(`Exchange ${cardName(deal.exchange_card, style())}`), "x"));
   if (acts.includes("close")) box.append(actionButton("close", "Close the talon", "c"));
   for (const a of acts.filter((x) => x.startsWith("marry "))) {
     const s = a.slice(6);
