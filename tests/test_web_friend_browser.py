@@ -487,6 +487,18 @@ def test_an_invitation_is_withdrawn_from_the_friend_page_and_a_bummerl_resigned_
             expect(person.game()).to_have_attribute("data-phase", "game_over")
             expect(person.page.locator("#ended")).to_have_text("Ann wins the Bummerl: Bob resigned.")
             expect(person.page.locator("#btn-resign")).to_be_hidden()
+        # The rematch in one step from the game-over dialog: Bob asks, lands on his seat (now seat 0); Ann is
+        # told and her Rematch takes her seat in the same game.
+        old_url = bob.page.url
+        bob.page.click('#modal [data-action="again"]')
+        expect(bob.page).not_to_have_url(old_url)
+        expect(bob.game()).to_have_attribute("data-connected", "true")
+        expect(ann.page.locator("#rematch-offer")).to_have_text(
+            "Bob asks for a rematch: Rematch takes your seat in it")
+        ann.page.click('#modal [data-action="again"]')
+        expect(ann.page).to_have_url(re.compile(re.escape(bob.page.url.split("#")[0])))  # the same game
+        expect(ann.game()).to_have_attribute("data-connected", "true")
+        expect(bob.page.locator("#subtitle")).to_contain_text("Bob vs Ann")
         bob.page.goto(bob.server.url + "/friend")
         expect(bob.page.locator("#games")).to_contain_text("over (Ann wins the Bummerl: Bob resigned)")
         assert link != withdrawn

@@ -252,6 +252,7 @@ class FriendTable(LiveGame):
         message["friend_to_come"] = not self.started and not self.withdrawn
         message["withdrawn"] = self.withdrawn
         message["rated"] = self.friend.rated
+        message["invite"] = self.friend.invite  # (its two players know it): the page asks for the rematch
         if self.end is not None:
             message.update(phase="game_over", winner=self.end.winner, waiting_for=None,
                            ended=self.end.to_json(self.names()))

@@ -5,7 +5,7 @@ import { backSvg, cardName, cardSpeech, cardSvg, speakable, suitIcon, suitName, 
 // presence.js listens to this page's messages: imported here, it is running before the socket opens (as a
 // <script> of its own it could finish loading after the first view had come, and miss it for good).
 import { isAway, isStalled } from "./presence.js";
-import { REFUSED_RETRY_MS, SPEEDS, forgetGame, h, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
+import { REFUSED_RETRY_MS, SPEEDS, askRematch, forgetGame, h, knownGames, loadSettings, rememberGame, saveSettings, startGame } from "./settings.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -180,7 +180,7 @@ function receive(msg) {
     const reviewBox = msg.answers === "review" ? document.getElementById("review") : null;
     if (reviewBox) reviewBox.replaceChildren(h("p", { class: "why", text: msg.reason }));
   } else if (msg.type === "rematch") {  // a friend game: the friend asked for a rematch
-    const offer = `${msg.by} asks for a rematch: Rematch… (the friend page) takes your seat`;
+    const offer = `${msg.by} asks for a rematch: Rematch takes your seat in it`;
     if (modalKind === "over") $("modal-body").append(h("p", { class: "why", id: "rematch-offer", text: offer }));
     else setStatus(offer);
   } else if (msg.type === "presence") {  // a friend came or went: "is away" or "is thinking"
@@ -819,8 +819,8 @@ function showGameOver() {
     h("div", { id: "review" }),
   ];
   openModal("over", "Game over", body, [
-    // Between two people "again" is the rematch with this friend, offered on the friend page.
-    button(againstComputer() ? "Play again" : "Rematch…", playAgain, { primary: true, attrs: { "data-action": "again" } }),
+    // Between two people "again" is the rematch with this friend (seats swapped).
+    button(againstComputer() ? "Play again" : "Rematch", playAgain, { primary: true, attrs: { "data-action": "again" } }),
     // A Bummerl won away from the table (presence.js) was not played out: no review, no game record.
     view.ended ? null : button("Review my game", requestReview, { attrs: { "data-action": "review" } }),
     view.ended ? null : h("a", { class: "button", href: `/api/games/${encodeURIComponent(gameId)}/record`, download: `bummerl-${gameId}.json` }, "Game record"),
@@ -829,9 +829,15 @@ function showGameOver() {
 }
 
 async function playAgain() {
-  if (!againstComputer()) {  // not a new game against the computer: the rematch with this friend
-    closedByUs = true;
-    location.href = "/friend";
+  if (!againstComputer()) {  // not a new game against the computer: the rematch with this friend, at once
+    try {
+      const answer = await askRematch(view.invite);
+      closedByUs = true;
+      location.href = answer.url;
+    } catch (err) {  // e.g. a browser without the player's name: the friend page lists the game with its Rematch
+      setStatus(`Could not ask for the rematch here (${err.message}): the friend page has it`, true);
+      if (modalKind === "over") $("modal-body").append(h("p", { class: "why" }, h("a", { href: "/friend" }, "The friend page")));
+    }
     return;
   }
   try {

@@ -53,6 +53,20 @@ export function forgetGame(id) {
   localStorage.setItem(GAMES_KEY, JSON.stringify(games));
 }
 
+/** Ask for the rematch of a finished friend game (its invitation code) with this browser's player key;
+ * resolves to the server's {id, seat, token, url} of the new game (seats swapped), remembered here. */
+export async function askRematch(invite) {
+  const player = read("bummerl.player", null);
+  if (!player || !player.key) throw new Error("this browser has no player name: ask on the friend page");
+  const response = await fetch(`/api/friends/${encodeURIComponent(invite)}/rematch`, {
+    method: "POST", headers: { "Content-Type": "application/json", "X-Player-Key": player.key }, body: "{}",
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+  rememberGame(answer.id, answer.token, { started: Date.now() });
+  return answer;
+}
+
 /** Start a new game with these settings; resolves to the server's {id, seat, token, url}. A browser with a
  * player name (chosen on /friend) sends its key, so the game is listed on that player's page. */
 export async function startGame(settings) {
