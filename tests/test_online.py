@@ -341,7 +341,7 @@ def test_a_rematch_swaps_the_seats_and_both_players_land_in_the_same_game(client
     assert anns["id"] == bobs2["id"] != made["id"] and anns["players"] == ["Bob", "Ann"]
     assert (anns["seat"], bobs2["seat"]) == (1, 0) and anns["token"] != bobs2["token"]
     refused = client.post(f"/api/friends/{made['invite']}/rematch", headers=key(cid))
-    assert refused.status_code == 400 and "only the two players" in refused.json()["error"]
+    assert refused.status_code == 403 and "only the two players" in refused.json()["error"]
     with socket(client, bobs2) as ws:
         view = next_of(ws, "view")
     assert view["cards"] == "german" and [p["name"] for p in view["players"]] == ["Bob", "Ann"]

@@ -514,12 +514,9 @@ class GameHub:
         """The human seat's token of a stored game (made now for a game started elsewhere, e.g. in the
         terminal). Only for the owner of the data: the app asks this from loopback clients alone."""
         def token() -> str:
-            tokens = self.store.tokens(game_id)
-            if 0 not in tokens:
-                self.store.load(game_id)  # GameNotFound / GameDamaged
-                tokens[0] = secrets.token_urlsafe(24)
-                self.store.set_token(game_id, 0, tokens[0])
-            return tokens[0]
+            if 0 not in self.store.tokens(game_id):
+                self.store.load(game_id)  # no token yet: is there such a game? (GameNotFound, GameDamaged)
+            return self.store.token_for(game_id, 0)
 
         value = await self.run_admin(token)
         if game_id in self.live:

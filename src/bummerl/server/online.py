@@ -255,7 +255,7 @@ class Online:
         if friend is None:
             raise NotFound("no such invitation")
         if friend.seat_of(player.id) is None or None in friend.players:
-            raise BummerlError("only the two players of a game may ask for its rematch")
+            raise Forbidden("only the two players of a game may ask for its rematch")
         async with self._rematching:
             friend = self.players.friend_game(game_id=friend.game_id) or friend
             if friend.rematch is None:
@@ -440,6 +440,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error(str(err), 409)
         except NotFound as err:
             return _error(str(err), 404)
+        except Forbidden as err:
+            return _error(str(err), 403)
         except BummerlError as err:
             return _error(str(err))
         return JSONResponse(seat_answer(request, friend, seat, token))
