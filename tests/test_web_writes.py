@@ -56,3 +56,17 @@ def test_a_transaction_is_all_or_nothing_and_says_what_it_could_not_save(tmp_pat
             db.execute("DELETE FROM web_seats")
         assert web.tokens(game.id) == {}
 
+
+
+def test_the_friend_game_lookups_made_at_every_turn_use_an_index(tmp_path: Path) -> None:
+    # Whose rematch is this (asked each time a friend game is brought to life) and a player's games read the
+    # whole table of friend games before web schema 9.
+    web = WebStore(tmp_path)
+    try:
+        plans = {sql: " ".join(str(row[-1]) for row in web.query(f"EXPLAIN QUERY PLAN {sql}", ("x", "x")[:n]))
+                 for sql, n in (("SELECT 1 FROM web_friend_games WHERE rematch = ?", 1),
+                                ("SELECT 1 FROM web_friend_games WHERE player0 = ? OR player1 = ?", 2))}
+    finally:
+        web.close()
+    for sql, plan in plans.items():
+        assert "INDEX" in plan and not plan.startswith("SCAN web_friend_games"), (sql, plan)

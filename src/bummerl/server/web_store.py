@@ -138,6 +138,12 @@ WEB_MIGRATIONS: list[tuple[str, ...]] = [
         "DROP TABLE web_game_ends",
         "ALTER TABLE web_game_ends_8 RENAME TO web_game_ends",
     ),
+    (  # 9: indexes for the lookups made on every friend game brought to life and every look at a player's
+       # games (whose rematch is this; which games are this player's): they read the whole table before
+        "CREATE INDEX IF NOT EXISTS web_friend_games_rematch ON web_friend_games (rematch)",
+        "CREATE INDEX IF NOT EXISTS web_friend_games_player0 ON web_friend_games (player0)",
+        "CREATE INDEX IF NOT EXISTS web_friend_games_player1 ON web_friend_games (player1)",
+    ),
 ]
 _SCHEMA_KEY = "web.schema"
 
