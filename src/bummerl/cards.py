@@ -25,6 +25,7 @@ from bummerl.errors import BummerlError, quote
 __all__ = [
     "CARDS",
     "HIGHER",
+    "MARRIAGE_PAIRS",
     "PACK_MASKS",
     "POINTS",
     "SUITS",
@@ -168,6 +169,8 @@ _RANK_NAMES.update(
 POINTS: tuple[int, ...] = tuple(Rank(i % 6).points for i in range(24))
 #: Bitmask of every card of a suit (Sixty-Six pack; Schnapsen never sets the nine bits).
 SUIT_MASKS: tuple[int, ...] = tuple(0b111111 << (6 * s) for s in range(4))
+#: ``MARRIAGE_PAIRS[suit]``: the king and the queen of a suit, the cards of its marriage.
+MARRIAGE_PAIRS: tuple[int, ...] = tuple((1 << (s * 6 + 2)) | (1 << (s * 6 + 3)) for s in range(4))
 #: ``HIGHER[card]``: the cards of ``card``'s suit that beat it (the ranks above it).
 HIGHER: tuple[int, ...] = tuple(((1 << (c // 6 * 6 + 6)) - 1) & ~((1 << (c + 1)) - 1) for c in range(24))
 

@@ -42,6 +42,7 @@ from bummerl.actions import (
 from bummerl.cards import (
     CARDS,
     HIGHER,
+    MARRIAGE_PAIRS,
     PACK_MASKS,
     POINTS,
     SUIT_MASKS,
@@ -640,7 +641,7 @@ class Deal:
 
     def _can_marry(self, suit: int) -> bool:
         p = self.to_move
-        pair = (1 << (suit * 6 + KING)) | (1 << (suit * 6 + QUEEN))
+        pair = MARRIAGE_PAIRS[suit]
         return (
             self.lead < 0
             and self.married < 0
@@ -667,7 +668,7 @@ class Deal:
                 extra.append(CLOSE)
             hand = self.hands[self.to_move]
             for s in range(4):
-                if hand >> (s * 6 + KING) & hand >> (s * 6 + QUEEN) & 1 and self._can_marry(s):
+                if hand & MARRIAGE_PAIRS[s] == MARRIAGE_PAIRS[s] and self._can_marry(s):
                     extra.append(ACTIONS[MARRY_CODE + s])
         return plays + tuple(extra) if extra else plays
 
@@ -940,7 +941,7 @@ class Deal:
     def _illegal_marriage(self, suit: int) -> Illegal:
         """Why declaring the marriage in ``suit`` is illegal (the player leads)."""
         p = self.to_move
-        pair = (1 << (suit * 6 + KING)) | (1 << (suit * 6 + QUEEN))
+        pair = MARRIAGE_PAIRS[suit]
         if self.married >= 0:
             return Illegal.MARRIAGE_DECLARED
         if self.hands[p] & pair != pair:

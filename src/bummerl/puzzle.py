@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bummerl.cards import CARDS, SUITS, Card, CardParseError, Suit, cards_in, parse_cards
+from bummerl.cards import CARDS, MARRIAGE_PAIRS, SUITS, Card, CardParseError, Suit, cards_in, parse_cards
 from bummerl.engine import Deal
 from bummerl.errors import quote
 from bummerl.grammar import NotationError, PuzzleLine, bad_position, read_puzzle_line, write_puzzle_line
@@ -64,7 +64,6 @@ _KEYS = (
     "married",
     "claim_ok",
 )
-_QUEEN, _KING = 2, 3
 
 
 class PuzzleError(PositionError):
@@ -180,7 +179,7 @@ class Puzzle:
                 f"{self.unseen.bit_count()} unseen cards cannot include {facedown} face-down talon cards"
             )
         if self.married is not None and self.to_move == 1 and self.lead is None:
-            pair = (1 << (self.married * 6 + _KING)) | (1 << (self.married * 6 + _QUEEN))
+            pair = MARRIAGE_PAIRS[self.married]
             if self.opponent_has & pair != pair:  # a declared marriage is shown
                 raise PuzzleError(
                     f"the marriage in {self.married.letter} needs its king and queen in the hand of "
@@ -418,7 +417,7 @@ class Puzzle:
             talon |= 1 << c
         shown = 0  # a marriage the other player has just declared shows its king and queen
         if setup.married is not None and setup.to_move == other:
-            shown = (1 << (setup.married * 6 + _KING)) | (1 << (setup.married * 6 + _QUEEN))
+            shown = MARRIAGE_PAIRS[setup.married]
         return Puzzle(
             rules=setup.rules,
             hand=setup.hands[seat],

@@ -25,6 +25,7 @@ from typing import Any, Literal, NamedTuple, Protocol
 
 from bummerl.cards import (
     CARDS,
+    MARRIAGE_PAIRS,
     PACK_MASKS,
     POINTS,
     SUITS,
@@ -53,7 +54,6 @@ __all__ = [
 
 #: How messages name the players of a :class:`Setup`.
 PLAYERS: tuple[str, str] = ("player 0", "player 1")
-_QUEEN, _KING = 2, 3
 #: The most points a player can have in a deal (every card, every marriage, the last trick), per pack.
 _MOST_POINTS: tuple[int, ...] = tuple(
     card_points(pack) + MOST_MARRIAGE_POINTS + LAST_TRICK_POINTS for pack in PACK_MASKS
@@ -357,7 +357,7 @@ def _check(s: Setup, names: tuple[str, str]) -> None:
     if type(rules) is not Rules:
         raise PositionError(f"rules must be a Rules value, not {quote(rules)}")
     sixty_six = rules.sixty_six
-    hand_size = 6 if sixty_six else 5
+    hand_size = rules.hand_size
     # -- the shape: values of the right kinds, stored as cards, suits and tuples
     hands = _pair(s.hands, "hands")
     if hands is not s.hands:
@@ -418,10 +418,9 @@ def _check(s: Setup, names: tuple[str, str]) -> None:
     if closed_by is not None:
         if trump_card is None:
             raise PositionError("a closed talon still holds its (turned-down) trump card")
-        if not rules.allow_close:
-            raise PositionError(f"the {rules.describe()} rules do not allow closing the talon")
-        if len(talon) == 1 and not rules.close_with_two_left:
-            raise PositionError(f"the {rules.describe()} rules do not allow closing a talon of two cards")
+        if not rules.may_close(len(talon) + 1):  # (the face-down cards and the trump card)
+            what = "closing a talon of two cards" if rules.allow_close else "closing the talon"
+            raise PositionError(f"the {rules.describe()} rules do not allow {what}")
         if at_close is None:
             raise PositionError("a closed talon needs at_close: the other player's tricks and points then")
     elif at_close is not None:
@@ -536,7 +535,7 @@ def _check(s: Setup, names: tuple[str, str]) -> None:
                 f"{names[p]} has won a trick, so a marriage counts at once and cannot be pending"
             )
     if married is not None:
-        pair = (1 << (married * 6 + _KING)) | (1 << (married * 6 + _QUEEN))
+        pair = MARRIAGE_PAIRS[married]
         if lead is not None:
             raise PositionError("a marriage is declared by the leader before leading, not while following")
         if hands[to_move] & pair != pair:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from bummerl.actions import Action
-from bummerl.cards import CARDS, PACK_MASKS, SUIT_MASKS, SUITS, Card, Suit, cards_in
+from bummerl.cards import CARDS, MARRIAGE_PAIRS, PACK_MASKS, SUIT_MASKS, SUITS, Card, Suit, cards_in
 from bummerl.engine import Deal, Outcome, Trick
 from bummerl.errors import BummerlError
 from bummerl.rules import Rules
@@ -191,7 +191,7 @@ class View:
         known = 0
         for player, suit in self.marriages:
             if player == opp:
-                known |= (1 << (suit * 6 + 2)) | (1 << (suit * 6 + 3))
+                known |= MARRIAGE_PAIRS[suit]
         if self.exchanged is not None and self.exchanged[0] == opp:
             known |= 1 << self.exchanged[2]
         if self.talon_size == 0 and self.last_trump_card is not None:

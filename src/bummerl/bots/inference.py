@@ -31,7 +31,7 @@ from functools import cache
 from math import comb, exp
 
 from bummerl.actions import Action
-from bummerl.cards import CARDS, PACK_MASKS, SUITS, Rank, card_points, cards_in
+from bummerl.cards import CARDS, MARRIAGE_PAIRS, PACK_MASKS, SUITS, Rank, card_points, cards_in
 from bummerl.engine import Deal, PositionError, Setup
 from bummerl.rules import Rules
 from bummerl.view import View
@@ -165,7 +165,7 @@ def evidence(view: View) -> Evidence:
             if rules.may_marry(talon_open, bool(won_before)):
                 for suit in range(4):
                     if suit not in declared:
-                        pair = (1 << (suit * 6 + QUEEN)) | (1 << (suit * 6 + KING))
+                        pair = MARRIAGE_PAIRS[suit]
                         missed.append(_Missed(pair, later[i], led, draws, MISSED_MARRIAGE))
         if i < len(tricks) and tricks[i].winner == opp:
             won_before = 1

@@ -72,6 +72,7 @@ from bummerl.bots.pimc import decision_seed
 from bummerl.cards import (
     CARDS,
     HIGHER,
+    MARRIAGE_PAIRS,
     PACK_MASKS,
     POINTS,
     SUIT_MASKS,
@@ -205,7 +206,7 @@ def opponent_plays(view: View) -> OpponentPlays:
         mine = lead if leader == opp else follow
         marriage = False
         if leader == opp and lead % 6 in (QUEEN, KING) and lead // 6 in married:
-            pair = (1 << (lead - lead % 6 + QUEEN)) | (1 << (lead - lead % 6 + KING))
+            pair = MARRIAGE_PAIRS[lead // 6]
             if not played & pair:  # the first of the pair it played: the marriage's lead
                 marriage = True
                 held |= pair & ~(1 << lead)

@@ -20,7 +20,7 @@ from textual.events import Resize
 from textual.widgets import Footer, Header, Label, Static
 
 from bummerl.actions import CLAIM, CLOSE, EXCHANGE, PASS, Action
-from bummerl.cards import Card, Rank, cards_in
+from bummerl.cards import MARRIAGE_PAIRS, Card, Rank, cards_in
 from bummerl.errors import BummerlError
 from bummerl.session import COMPUTER, HUMAN, PlaySession
 from bummerl.table import CardStyle, Event, IllegalMove
@@ -643,7 +643,7 @@ class BummerlApp(App[None]):
 
     def _marriage_suit_hint(self, view: View) -> int:
         for s in range(4):
-            if view.hand_mask >> (s * 6 + Rank.KING) & view.hand_mask >> (s * 6 + Rank.QUEEN) & 1:
+            if view.hand_mask & MARRIAGE_PAIRS[s] == MARRIAGE_PAIRS[s]:
                 return s
         return int(view.trump_suit)
 
