@@ -293,7 +293,11 @@ def test_an_invitation_taken_cannot_be_withdrawn_but_the_bummerl_can_be_resigned
     assert client.post(resign, json={"token": "guess"}).status_code == 404
     assert client.post(resign, json={}).status_code == 404
     with socket(client, made) as a, socket(client, bobs) as b:
-        next_of(a, "view"), next_of(b, "view")
+        views = [next_of(a, "view"), next_of(b, "view")]
+        assert views[0]["counts_in_ratings"] is False  # no action yet: an end now would not be rated
+        mover = views[0]["waiting_for"]  # a card is played first (a Bummerl ended before any is not rated)
+        [a, b][mover].send_json({"type": "act", "action": first_card(views[mover])})
+        assert next_of([a, b][mover], "view", lambda m: m["waiting_for"] != mover)["counts_in_ratings"]
         answer = client.post(resign, json={"token": bobs["token"]})
         assert answer.status_code == 200, answer.text
         assert answer.json() == {"winner": 0, "reason": "resigned",
@@ -307,6 +311,62 @@ def test_an_invitation_taken_cannot_be_withdrawn_but_the_bummerl_can_be_resigned
     assert pages["Ann"]["rating"] > 1500 > pages["Bob"]["rating"]  # rated like any win
     assert pages["Bob"]["friend_games"][0]["ended"]["text"] == "Ann wins the Bummerl: Bob resigned."
     assert client.post(f"/api/friends/{made['invite']}/rematch", headers=key(bob)).status_code == 200
+
+
+def first_card(view: dict[str, Any]) -> str:
+    """The first card the seat of this view may play (not a close or an exchange: they keep the turn)."""
+    return next(a for a in view["deal"]["legal"] if a.startswith("play "))
+
+
+def test_a_bummerl_resigned_before_its_first_card_is_not_rated(client: TestClient) -> None:
+    # Like an aborted game: two accounts moved both ratings by ~160 points with an invitation, a join and a
+    # resign (a review of the day's change).
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    made = invite(client, ann)
+    join(client, made, bob)
+    answer = client.post(f"/api/games/{made['id']}/resign", json={"token": made["token"]})
+    assert answer.status_code == 200 and answer.json()["text"] == "Bob wins the Bummerl: Ann resigned."
+    for player in (ann, bob):
+        page = client.get("/api/players/me", headers=key(player)).json()
+        assert (page["rating"], page["games"]) == (1500, 0)
+        assert page["friend_games"][0]["ended"]["reason"] == "resigned"
+
+
+def test_an_end_whose_rating_cannot_be_stored_ends_the_bummerl_and_is_rated_later(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The end, the game's state and the rating were stored in one call: when the rating failed, the resign
+    # answered 409 with the end already stored, and both players could play on (a review of the day's change).
+    from bummerl.server.players import Players
+    from bummerl.store import StoreError
+
+    ann, bob = register(client, "Ann"), register(client, "Bob")
+    made = invite(client, ann)
+    bobs = join(client, made, bob)
+    rate = Players.rate
+
+    def broken(self: Players, game_id: str, winner: int) -> bool:
+        raise StoreError("cannot save the ratings now: disk I/O error")
+
+    with socket(client, made) as a, socket(client, bobs) as b:
+        views = [next_of(a, "view"), next_of(b, "view")]
+        mover = views[0]["waiting_for"]
+        [a, b][mover].send_json({"type": "act", "action": first_card(views[mover])})
+        next_of([a, b][mover], "view", lambda m: m["waiting_for"] != mover)
+        monkeypatch.setattr(Players, "rate", broken)
+        answer = client.post(f"/api/games/{made['id']}/resign", json={"token": bobs["token"]})
+        assert answer.status_code == 200, answer.text  # the end is stored: the Bummerl is over
+        other = 1 - mover
+        over = next_of([a, b][other], "view", lambda m: m["phase"] == "game_over")
+        assert over["ended"]["reason"] == "resigned"
+        [a, b][other].send_json({"type": "act", "action": "play AS"})
+        assert "the Bummerl is over" in next_of([a, b][other], "error")["reason"]  # nobody plays on
+    assert client.get("/api/players/me", headers=key(ann)).json()["rating"] == 1500  # not yet
+    monkeypatch.setattr(Players, "rate", rate)
+    with socket(client, made) as a:  # brought back: what was left undone is done now
+        next_of(a, "view")
+    pages = {p["name"]: client.get("/api/players/me", headers=key(p)).json() for p in (ann, bob)}
+    assert pages["Ann"]["rating"] > 1500 > pages["Bob"]["rating"]
+    assert pages["Ann"]["games"] == pages["Bob"]["games"] == 1
 
 
 @pytest.mark.parametrize("name", ["only Bob", "no such Bob"])

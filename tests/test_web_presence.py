@@ -147,7 +147,8 @@ def test_the_present_player_sees_away_and_may_claim_only_after_the_time(client: 
     with sqlite3.connect(client.app.state.hub.store.store.path) as db:  # type: ignore[attr-defined]
         assert db.execute("SELECT state FROM games WHERE id = ?", (anns["id"],)).fetchone() == ("abandoned",)
         assert db.execute("SELECT winner, reason FROM web_game_ends").fetchall() == [(0, "abandoned")]
-    assert rating(client, ann) > before[0] and rating(client, bob) < before[1]  # rated like any win
+    # Ended before its first card: not rated (like an aborted game; the clock test below rates one).
+    assert (rating(client, ann), rating(client, bob)) == before
     with socket(client, bobs) as b:
         view = next_of(b, "view")
         assert view["phase"] == "game_over" and view["ended"]["winner"] == 0
@@ -474,6 +475,10 @@ def test_a_player_whose_clock_runs_out_loses_the_bummerl(client: TestClient, clo
     before = rating(client, ann), rating(client, bob)
     with socket(client, anns) as a, socket(client, bobs) as b:
         views = [next_of(a, "view"), next_of(b, "view")]
+        first = views[0]["waiting_for"]  # a card, at once: then the other's clock runs
+        [a, b][first].send_json({"type": "act", "action": next(
+            x for x in views[first]["deal"]["legal"] if x.startswith("play "))})
+        views = [next_of(ws, "view", lambda m: m["waiting_for"] != first) for ws in (a, b)]
         seat = views[0]["waiting_for"]
         clock.advance(60.0)  # nobody acts: the server's look finds the clock run out
         overs = [next_of(ws, "view", lambda m: m["phase"] == "game_over") for ws in (a, b)]

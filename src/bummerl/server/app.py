@@ -232,6 +232,8 @@ def create_app(home: Path | None = None, *, workers: int = DEFAULT_WORKERS, thin
         try:
             options = _new_game_options(read_body(await request.body()))
             game, seat = await hub().create(**options)
+        except StoreError as err:  # a store that cannot be written: a conflict, not a bad request
+            return _error(str(err), 409)
         except BummerlError as err:
             return _error(str(err))
         player = state["online"].players.by_key(request.headers.get(KEY_HEADER, ""))

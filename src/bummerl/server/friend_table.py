@@ -148,6 +148,12 @@ class FriendTable(LiveGame):
         return 0 in self.tokens and 1 in self.tokens
 
     @property
+    def played(self) -> bool:
+        """True once the Bummerl's first action was taken (an end away from the table before it is not
+        rated: :meth:`Online.settle_end`)."""
+        return bool(self.table.game.finished or self.table.game.deal.history)
+
+    @property
     def over(self) -> bool:
         """True once the Bummerl is won, at the table or away from it."""
         return self.end is not None or self.table.phase == "game_over"
@@ -252,6 +258,8 @@ class FriendTable(LiveGame):
         message["friend_to_come"] = not self.started and not self.withdrawn
         message["withdrawn"] = self.withdrawn
         message["rated"] = self.friend.rated
+        # Whether an end now (a resign, a claim, a clock) would move the ratings: not before the first action.
+        message["counts_in_ratings"] = self.friend.rated and self.played
         message["invite"] = self.friend.invite  # (its two players know it): the page asks for the rematch
         if self.end is not None:
             message.update(phase="game_over", winner=self.end.winner, waiting_for=None,
@@ -427,9 +435,8 @@ class FriendTable(LiveGame):
             self._send_all(None)
 
     async def _finish(self, winner: int, reason: EndReason) -> None:
-        """End the Bummerl away from the table: ``winner`` wins (rated like any win). Stored before it is
-        shown: the end (and the stopped clocks) in the web's tables, the game as ``abandoned`` in the
-        game store (its record cannot hold such an end)."""
+        """End the Bummerl away from the table: ``winner`` wins. Stored before it is shown: the end (and the
+        stopped clocks) in the web's tables; then :meth:`Online.settle_end` marks the game and rates it."""
         async with self.lock:
             if self.over:
                 return
@@ -438,22 +445,20 @@ class FriendTable(LiveGame):
             clocks = self.clocks
             if clocks is not None:
                 clocks.switch(None, now, moved=False)
-            web, times, players = self.hub.store, self.online.times, self.online.players
-            rated = self.friend.rated
+            times = self.online.times
 
             def store() -> None:
                 if clocks is not None:
                     times.save_clocks(self.id, clocks)
                 times.save_end(self.id, end)
-                web.store.finish(self.id, "abandoned")
-                if rated:
-                    players.rate(self.id, winner)
 
-            await self.hub.run_admin(store)
+            await self.hub.run_admin(store)  # once the end is stored, the Bummerl is over: nobody plays on
             self.end = end
             event = self.end_event()
             self.table.events.append(event)
             self.broadcast([event])
+        with contextlib.suppress(StoreError):  # (not now: the next time the game is brought back)
+            await self.hub.run_admin(self.online.settle_end, self.id, end)
         self.send_presence()
 
     def end_event(self) -> Event:

@@ -188,7 +188,22 @@ class Online:
                 raise
 
         session = await self.hub.run_admin(load)
+        end = self.times.end(game_id)
+        if end is not None:  # what a failed store left undone after the end (each step once)
+            with contextlib.suppress(StoreError):
+                await self.hub.run_admin(self.settle_end, game_id, end)
         return self._live(session, friend, names)
+
+    def settle_end(self, game_id: str, end: End) -> None:
+        """After an end away from the table is stored (called in the admin thread, again at every load until
+        done): the game store keeps the game as ``abandoned`` (its record cannot hold such an end), and a
+        rated game is rated once, unless it ended before its first card was played (like an aborted game:
+        two accounts could otherwise move ratings by ~160 points with an invitation, a join and a resign)."""
+        stored = self.hub.store.load(game_id)
+        if stored.state == "playing":
+            self.hub.store.store.finish(game_id, "abandoned")
+        if any(deal.actions for deal in stored.record.deals):
+            self.players.rate(game_id, end.winner)  # (only a rated game, and only once)
 
     async def join(self, invite: str, player: Player) -> tuple[FriendGame, int | None, str | None]:
         """Open an invitation: (the game, the player's seat or None for a spectator, the seat's token)."""
@@ -231,6 +246,8 @@ class Online:
             if friend.players[1] is not None:
                 raise BummerlError(f"{self.names_of(friend)[1]} has taken the seat: the Bummerl has begun "
                                    "(you may resign it on the game's page)")
+            if self.players.withdrawn(friend.game_id):
+                return  # (done before: nothing to load, and every join waits while this holds the lock)
             game = await self.hub.get(friend.game_id)
             try:
                 if isinstance(game, FriendTable):
@@ -270,15 +287,19 @@ class Online:
                 # Both seats are taken below: if either player may not take one, make nothing.
                 for seated in (first, second):
                     check_games_in_progress(self.limits, self.players.games_in_progress, seated.id)
-                game, _ = await self.create(first, stored.rules, cards=style, rated=friend.rated, limit=False,
-                                            clock=None if old_clocks is None else old_clocks.control,
-                                            spectators=friend.spectators)
-                # Nobody may claim the Bummerl from the player who did not ask, nor run their clock, before
-                # they open the game: recorded before the seats are both taken, so their clock never starts.
-                unasked = 0 if first.id != player.id else 1
-                await self.hub.run_admin(self.players.set_unopened, game.id, unasked)
-                game.presence.opened = [s != unasked for s in (0, 1)]  # (as the store now says)
-                await self.join(game.friend.invite, second)
+                # Made and both seats taken under the joining lock: in between, the new game was an open
+                # invitation of its host, who could withdraw it, or a third player could take its seat.
+                async with self._joining:
+                    game, _ = await self.create(first, stored.rules, cards=style, rated=friend.rated,
+                                                limit=False, spectators=friend.spectators,
+                                                clock=None if old_clocks is None else old_clocks.control)
+                    # Nobody may claim the Bummerl from the player who did not ask, nor run their clock,
+                    # before they open the game: recorded before the seats are both taken, so their clock
+                    # never starts.
+                    unasked = 0 if first.id != player.id else 1
+                    await self.hub.run_admin(self.players.set_unopened, game.id, unasked)
+                    game.presence.opened = [s != unasked for s in (0, 1)]  # (as the store now says)
+                    await self._join(game.friend.invite, second)
                 await self.hub.run_admin(self.players.set_rematch, friend.game_id, game.id)
                 live = self.hub.live.get(game.id)
                 if isinstance(live, FriendTable):  # (loaded by the join above, before the link was written)
@@ -349,7 +370,7 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         try:
             body = await _body(request)
             player, key = await hub().run_admin(online().players.register, body.get("name"))
-        except NameTaken as err:
+        except (NameTaken, StoreError) as err:  # (a store that cannot be written: 409)
             return _error(str(err), 409)
         except BummerlError as err:
             return _error(str(err))
@@ -410,6 +431,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
                                                 clock=clock, spectators=spectators)
         except LimitReached as err:
             return _error(str(err), 429)
+        except StoreError as err:
+            return _error(str(err), 409)
         except BummerlError as err:
             return _error(str(err))
         return JSONResponse(seat_answer(request, game.friend, 0, token), status_code=201)

@@ -736,7 +736,7 @@ function confirmResign() {
   if (!view || $("btn-resign").hidden) return;
   const opp = name(1 - seat);
   openModal("resign", "Resign the Bummerl?", [h("p", {
-    text: `${opp} wins the Bummerl${view.rated ? " and the game counts in both ratings" : ""}. This cannot be taken back.` })], [
+    text: `${opp} wins the Bummerl${view.counts_in_ratings ? " and the game counts in both ratings" : ""}. This cannot be taken back.` })], [
     button("Resign", resign, { primary: true, attrs: { "data-confirm": "resign" } }),
     button("Keep playing", closeModal),
   ]);
