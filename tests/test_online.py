@@ -279,6 +279,8 @@ def test_a_withdrawn_invitation_frees_its_place_and_nobody_can_take_its_seat(cli
     with socket(client, made[0]) as page:  # brought back from the store: still withdrawn
         assert next_of(page, "view")["withdrawn"] is True
     assert client.post("/api/friends/nothing/withdraw", headers=key(ann)).status_code == 404
+    resign = client.post(f"/api/games/{made[0]['id']}/resign", json={"token": made[0]["token"]})
+    assert resign.status_code == 409 and "the invitation was withdrawn" in resign.json()["error"]
 
 
 def test_an_invitation_taken_cannot_be_withdrawn_but_the_bummerl_can_be_resigned(client: TestClient) -> None:

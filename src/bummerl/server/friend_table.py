@@ -418,6 +418,8 @@ class FriendTable(LiveGame):
                 raise BummerlError(f"the Bummerl is over: {self.end.text(self.names())}")
             if self.table.phase == "game_over":
                 raise BummerlError("the Bummerl is over")
+            if self.withdrawn:
+                raise BummerlError("the invitation was withdrawn: there is no Bummerl to resign")
             if not self.started:
                 raise BummerlError("nobody has taken the other seat yet: withdraw the invitation instead")
             await self._finish(1 - seat, "resigned")
