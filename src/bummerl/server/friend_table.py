@@ -9,22 +9,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from bummerl.errors import BummerlError
 from bummerl.server.games import GameHub, Listener, LiveGame, SeatSpec
-from bummerl.server.players import FriendGame
-from bummerl.server.presence import LEAST_STALL, STALLED_AFTER, Clocks, End, EndReason, Presence
+from bummerl.server.players import FriendGame, Players
+from bummerl.server.presence import LEAST_STALL, STALLED_AFTER, Clocks, End, EndReason, Presence, TimeStore
 from bummerl.server.protocol import event_json
 from bummerl.session import PlaySession
 from bummerl.store import StoreError
 from bummerl.table import Event, IllegalMove, Table
 
-if TYPE_CHECKING:  # (it makes these tables: an import at run time would go round in a circle)
-    from bummerl.server.online import Online
-
-__all__ = ["CHAT_KEPT", "MAX_CHAT", "TICK", "FriendTable", "public_view"]
+__all__ = ["CHAT_KEPT", "MAX_CHAT", "TICK", "FriendTable", "Host", "public_view"]
 
 #: The longest chat message (characters) and the chat messages a game keeps (their rate per connection is
 #: in :class:`~bummerl.server.limits.Limits`).
@@ -49,12 +46,26 @@ def public_view(table: Table, players: list[dict[str, Any]], game_id: str) -> di
     }
 
 
+class Host(Protocol):
+    """What a friend table asks of the server that keeps it (:class:`~bummerl.server.online.Online`): its
+    clock and absence time, the players and the web's clocks and ends, the presences kept across put-aways,
+    and how an end away from the table is settled."""
+
+    clock: Callable[[], float]
+    away_after: float
+    players: Players
+    times: TimeStore
+    presences: dict[str, Presence]
+
+    def settle_end(self, game_id: str, end: End) -> None: ...
+
+
 class FriendTable(LiveGame):
     """A live game between two people: play waits until both seats are taken; spectators watch; a rated
     game is rated when it ends."""
 
     def __init__(self, session: PlaySession, seats: tuple[SeatSpec, SeatSpec], tokens: dict[int, str],
-                 hub: GameHub, online: Online, friend: FriendGame) -> None:
+                 hub: GameHub, online: Host, friend: FriendGame) -> None:
         super().__init__(session, seats, tokens, hub)
         self.online = online
         self.friend = friend
@@ -150,7 +161,7 @@ class FriendTable(LiveGame):
     @property
     def played(self) -> bool:
         """True once the Bummerl's first action was taken (an end away from the table before it is not
-        rated: :meth:`Online.settle_end`)."""
+        rated: :meth:`Host.settle_end`)."""
         return bool(self.table.game.finished or self.table.game.deal.history)
 
     @property
@@ -438,7 +449,7 @@ class FriendTable(LiveGame):
 
     async def _finish(self, winner: int, reason: EndReason) -> None:
         """End the Bummerl away from the table: ``winner`` wins. Stored before it is shown: the end (and the
-        stopped clocks) in the web's tables; then :meth:`Online.settle_end` marks the game and rates it."""
+        stopped clocks) in the web's tables; then :meth:`Host.settle_end` marks the game and rates it."""
         async with self.lock:
             if self.over:
                 return
