@@ -29,6 +29,7 @@ def test_a_finished_deal_is_worded_from_the_scoring_tables_and_marriages_carry_t
                 low = "9" if preset == "sixty-six" else "J"  # the nine in Sixty-Six, else the jack
                 exchange = message["deal"]["exchange_card"]
                 assert exchange == (low + trump.letter if "exchange" in legal else None)
+                assert message["exchange_rank"] == ("nine" if low == "9" else "jack")
                 exchanges += exchange is not None
                 for suit, points in message["deal"]["marriage_points"].items():
                     assert points == (40 if suit == trump.letter else 20)

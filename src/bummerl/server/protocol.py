@@ -213,6 +213,7 @@ def view_message(table: Table, seat: int, *, thinking: bool = False,
         "rules_text": table.rules.describe(),
         "flags": {name: getattr(table.rules, name) for name in FLAG_NAMES},  # every flag, e.g. allow_close
         "sixty_six": table.rules.sixty_six,
+        "exchange_rank": table.rules.exchange_rank.english,  # the trump an exchange takes back: jack, nine
         "open_tricks": table.rules.open_tricks,
         "cards": table.card_style,
         "phase": table.phase,

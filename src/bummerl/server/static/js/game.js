@@ -930,7 +930,7 @@ function showHelp() {
   const sixtySix = view ? view.sixty_six : true;
   const keys = [["1–5", "play the card in that place, as a click on it does (the king or queen of a marriage you may declare declares it first; press or click again to lead)"],
     sixtySix ? ["0", "play your sixth card"] : null,
-    ["x", view ? `exchange the trump ${sixtySix ? "nine" : "jack"}` : "exchange the trump jack (the nine in Sixty-Six)"],
+    ["x", view ? `exchange the trump ${view.exchange_rank}` : "exchange the trump jack (the nine in Sixty-Six)"],
     flags.allow_close === false ? null : ["c", "close the talon (asks first)"], ["m", "declare a marriage (20 or 40)"],
     flags.auto_claim ? null : ["g or 6", "claim 66 (asks first)"], flags.auto_claim ? null : ["p", "pass after the last trick (asks first)"],
     view && !againstComputer() ? null : ["?", "what is each move worth? (against the computer)"],
