@@ -312,7 +312,10 @@ def test_an_invitation_taken_cannot_be_withdrawn_but_the_bummerl_can_be_resigned
     pages = {p["name"]: client.get("/api/players/me", headers=key(p)).json() for p in (ann, bob)}
     assert pages["Ann"]["rating"] > 1500 > pages["Bob"]["rating"]  # rated like any win
     assert pages["Bob"]["friend_games"][0]["ended"]["text"] == "Ann wins the Bummerl: Bob resigned."
+    assert pages["Bob"]["friend_games"][0]["rematch"] is False
     assert client.post(f"/api/friends/{made['invite']}/rematch", headers=key(bob)).status_code == 200
+    again = client.get("/api/players/me", headers=key(bob)).json()["friend_games"]
+    assert [g["rematch"] for g in again if g["id"] == made["id"]] == [True]  # its button goes there now
 
 
 def first_card(view: dict[str, Any]) -> str:
@@ -331,7 +334,10 @@ def test_a_bummerl_resigned_before_its_first_card_is_not_rated(client: TestClien
     for player in (ann, bob):
         page = client.get("/api/players/me", headers=key(player)).json()
         assert (page["rating"], page["games"]) == (1500, 0)
-        assert page["friend_games"][0]["ended"]["reason"] == "resigned"
+        row = page["friend_games"][0]
+        assert row["ended"]["reason"] == "resigned" and row["rated"] is False  # (the lists said "rated")
+        listed = client.get(f"/api/players/{player['name']}/games", headers=key(player)).json()
+        assert [g["rated"] for g in listed["finished"]] == [False]
 
 
 def test_an_end_whose_rating_cannot_be_stored_ends_the_bummerl_and_is_rated_later(

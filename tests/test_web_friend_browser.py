@@ -461,8 +461,9 @@ def test_a_host_waiting_on_the_friend_page_hears_when_the_friend_takes_the_seat(
 def test_an_invitation_is_withdrawn_from_the_friend_page_and_a_bummerl_resigned_from_the_game_page(
         browser: Any, tmp_path: Path) -> None:
     # Five links nobody took stopped a player from inviting ever again, and nobody could give a Bummerl up.
-    with friends(browser, tmp_path, ("Ann", "/ws/games/"), ("Bob", "/ws/games/")) as (_, people):
-        ann, bob = people
+    with friends(browser, tmp_path, ("Ann", "/ws/games/"), ("Bob", "/ws/games/"),
+                 ("Cid", "/ws/watch/")) as (_, people):
+        ann, bob, cid = people
         withdrawn = invite(ann)
         expect(ann.page.locator('#games [data-action="withdraw"]')).to_have_count(1)  # listed at once
         ann.page.click('#invite-made [data-action="withdraw"]')
@@ -470,10 +471,16 @@ def test_an_invitation_is_withdrawn_from_the_friend_page_and_a_bummerl_resigned_
             "Invitation withdrawn: its link takes no seat any more.")
         expect(ann.page.locator("#invite-made")).to_be_hidden()
         expect(ann.page.locator("#games-box")).to_be_hidden()  # gone from her list
-        bob.page.goto(withdrawn)
-        bob.choose_name()
+        bob.page.goto(withdrawn)  # before a name: no free seat is offered (it said "take the free seat")
+        expect(bob.page.locator("#online-status")).to_have_text(
+            "Ann has withdrawn this invitation. Choose a name to make your own invitation.")
+        bob.choose_name()  # then not a dead end: the refusal, and the lobby and an invitation of his own
         expect(bob.page.locator("#online-status")).to_contain_text("Ann has withdrawn this invitation")
+        expect(bob.page.locator("#invite-box")).to_be_visible()
         link, _ = invite_and_join(ann, bob, named=True)
+        cid.page.goto(link)  # the seat is taken: a visitor is offered to watch, not a seat
+        expect(cid.page.locator("#online-status")).to_have_text(
+            re.compile(r"^Ann and Bob play this Bummerl \(.*\)\. Choose a name to watch\.$"))
         expect(bob.page.locator("#btn-resign")).to_be_visible()
         bob.page.click("#btn-resign")
         expect(bob.page.locator("#modal-title")).to_have_text("Resign the Bummerl?")

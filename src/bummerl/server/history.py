@@ -45,6 +45,7 @@ from starlette.routing import BaseRoute, Route
 
 from bummerl.records import RecordError
 from bummerl.server.players import FriendGame, Player
+from bummerl.server.presence import counts_in_ratings
 from bummerl.server.replay import replay_json
 from bummerl.server.spectators import CHOICES, shown_record
 from bummerl.store import GameDamaged, GameNotFound, StoredGame, StoreError
@@ -136,9 +137,9 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         assert seat is not None
         names = online().names_of(friend)
         row = _summary(stored, seat, names[1 - seat])
-        row.update(kind="friend", rated=friend.rated, spectators=friend.spectators,
-                   link=f"{base}/friend/{friend.invite}")
         end = online().times.end(friend.game_id)  # won away from the table (server/presence.py)
+        row.update(kind="friend", rated=counts_in_ratings(friend.rated, stored, end),
+                   spectators=friend.spectators, link=f"{base}/friend/{friend.invite}")
         if end is not None:
             row.update(state="over", result="won" if end.winner == seat else "lost", ended=end.text(names))
         return row

@@ -57,6 +57,7 @@ from bummerl.server.presence import (
     Presence,
     TimeControl,
     TimeStore,
+    counts_in_ratings,
 )
 from bummerl.server.protocol import REFUSED, error_message, read_body, refuse_unavailable
 from bummerl.server.spectators import check_spectators, watch_message
@@ -137,7 +138,8 @@ class Online:
         (``public`` or ``delayed``, server/spectators.py)."""
         most = self.limits.open_invitations
         if limit and most > 0 and len(self.players.open_invitations(host)) >= most:
-            raise LimitReached(f"you have {most} open invitations: wait until a friend takes one")
+            raise LimitReached(f"you have {most} open invitations: withdraw one, or wait until a friend "
+                               "takes one")
         if limit:
             check_games_in_progress(self.limits, self.players.games_in_progress, host.id)
         web = self.hub.store
@@ -202,7 +204,7 @@ class Online:
         stored = self.hub.store.load(game_id)
         if stored.state == "playing":
             self.hub.store.store.finish(game_id, "abandoned")
-        if any(deal.actions for deal in stored.record.deals):
+        if counts_in_ratings(True, stored, end):
             self.players.rate(game_id, end.winner)  # (only a rated game, and only once)
 
     async def join(self, invite: str, player: Player) -> tuple[FriendGame, int | None, str | None]:
@@ -388,16 +390,20 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             seat = friend.seat_of(player.id)
             state = updated = ended = None
             names = online().names_of(friend)
+            rated = friend.rated
             if seat is not None:
                 try:
-                    summary = hub().store.load(friend.game_id).summary()
+                    stored = hub().store.load(friend.game_id)
+                    summary = stored.summary()
                     state, updated = summary["state"], summary["updated"]
                     end = online().times.end(friend.game_id)
                     ended = None if end is None else end.to_json(names)
+                    rated = counts_in_ratings(rated, stored, end)
                 except StoreError:  # one damaged (or busy) game must not hide the others: listed as such
                     state = "damaged"
             games.append({"id": friend.game_id, "seat": seat, "players": list(names), "ended": ended,
-                          "rated": friend.rated, "state": state, "updated": updated, "invite": friend.invite,
+                          "rated": rated, "state": state, "updated": updated, "invite": friend.invite,
+                          "rematch": friend.rematch is not None,  # (asked already: the button goes there)
                           "waiting": None in friend.players,  # a seat nobody has taken yet
                           "link": f"{str(request.base_url).rstrip('/')}/friend/{friend.invite}"})
         return {**player.to_json(), "friend_games": games}

@@ -34,10 +34,22 @@ from typing import Any, Literal
 
 from bummerl.errors import BummerlError
 from bummerl.server.web_store import WebStore
-from bummerl.store import StoreError, shown_id
+from bummerl.store import StoredGame, StoreError, shown_id
 
-__all__ = ["AWAY_AFTER", "END_REASONS", "LEAST_STALL", "STALLED_AFTER", "Clock", "Clocks", "End", "EndReason",
-           "Presence", "TimeControl", "TimeStore"]
+__all__ = [
+    "AWAY_AFTER",
+    "END_REASONS",
+    "LEAST_STALL",
+    "STALLED_AFTER",
+    "Clock",
+    "Clocks",
+    "End",
+    "EndReason",
+    "Presence",
+    "TimeControl",
+    "TimeStore",
+    "counts_in_ratings",
+]
 
 #: Seconds a seat must have been away before the other player may claim the Bummerl (3 minutes).
 AWAY_AFTER = 180.0
@@ -187,6 +199,12 @@ class End:
     def to_json(self, names: tuple[str, str]) -> dict[str, Any]:
         """``{"winner", "reason", "text"}``."""
         return {"winner": self.winner, "reason": self.reason, "text": self.text(names)}
+
+
+def counts_in_ratings(rated: bool, stored: StoredGame, end: End | None) -> bool:
+    """Whether a friend game (``rated`` as invited, ``stored`` as the store has it) moves the ratings: not
+    when it ended away from the table (``end``) before its first action, like an aborted game."""
+    return rated and (end is None or any(deal.actions for deal in stored.record.deals))
 
 
 @dataclass(slots=True)

@@ -834,9 +834,14 @@ async function playAgain() {
       const answer = await askRematch(view.invite);
       closedByUs = true;
       location.href = answer.url;
-    } catch (err) {  // e.g. a browser without the player's name: the friend page lists the game with its Rematch
-      setStatus(`Could not ask for the rematch here (${err.message}): the friend page has it`, true);
-      if (modalKind === "over") $("modal-body").append(h("p", { class: "why" }, h("a", { href: "/friend" }, "The friend page")));
+    } catch (err) {  // e.g. a browser without the player's name (the game opened by its link elsewhere)
+      const said = `Could not ask for the rematch: ${err.message}.`;
+      setStatus(said, true);
+      if (modalKind === "over") {  // said where the player looks (the status line is behind the dialog)
+        const old = document.getElementById("rematch-problem");
+        if (old) old.remove();
+        $("modal-body").append(h("p", { class: "why loss", id: "rematch-problem", text: said }));
+      }
     }
     return;
   }

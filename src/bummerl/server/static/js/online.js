@@ -83,7 +83,7 @@ async function showMe() {
     if (g.state === "finished" || g.state === "abandoned") {  // (the server offers it after either end)
       const button = document.createElement("button");
       button.type = "button";
-      button.textContent = "Rematch (seats swapped)";
+      button.textContent = g.rematch ? "Go to its rematch" : "Rematch (seats swapped)";  // (made already)
       button.dataset.action = "rematch";
       button.addEventListener("click", () => rematch(g.invite));
       li.append(" ", button);
@@ -125,6 +125,7 @@ async function withdraw(code) {
     await showMe();
   } catch (err) {
     status(err.message, true);
+    showMe().catch(() => {});  // (e.g. the friend took the seat meanwhile: the list says so now)
   }
 }
 
@@ -198,6 +199,8 @@ function awaitFriend(code, since = Date.now()) {
     if (!seen || seen.seat_free) { awaitFriend(code, since); return; }
     if (seen.withdrawn) return;  // taken back (on another page)
     status(`${seen.players[1]} has taken the seat: the game waits for you. Go to your seat.`);
+    $("withdraw-invite").hidden = true;  // nothing to withdraw any more, here or in the list
+    showMe().catch(() => {});
     document.title = `${seen.players[1]} is here — bummerl`;
     $("play-link").focus();
   }, FRIEND_POLL_MS);
@@ -272,8 +275,11 @@ function watch() {
       log.scrollTop = log.scrollHeight;  // the newest line in sight (it stayed at deal 1); the page stays put
     } else if (msg.type === "watch") {
       watchRetry = 0;  // a game frame: this connection works
-      if (watching) status(watching);
-      $("watch-players").textContent = `${msg.players[0].name} vs ${msg.players[1].name} · deal ${msg.deal_number} · ${msg.phase}`;
+      const over = msg.phase === "game_over" || Boolean(msg.presence && msg.presence.ended);
+      const names = `${msg.players[0].name} and ${msg.players[1].name}`;
+      if (watching) status(over ? `The Bummerl of ${names} is over; you watched it.` : watching);
+      const phase = over ? "the Bummerl is over" : msg.phase === "deal_over" ? "the deal is over" : "playing";
+      $("watch-players").textContent = `${msg.players[0].name} vs ${msg.players[1].name} · deal ${msg.deal_number} · ${phase}`;
       const style = watchStyle || loadSettings().cards;  // the game's faces: card names as its log writes them
       const trick = msg.lead ? ` · on the table: ${cardName(msg.lead, style)}` : "";
       $("watch-table").textContent = `Game points still needed: ${msg.score.join(" – ")} · trump ${suitName(msg.trump, style)}${
@@ -300,20 +306,26 @@ async function join() {
     try { watchStyle = (await api(`/api/friends/${encodeURIComponent(invite)}`)).cards; } catch { /* the browser's */ }
     status(watching);
     watch();
-  } catch (err) {
+  } catch (err) {  // (e.g. a withdrawn invitation): said, and the page goes on to the lobby and an invitation
     status(err.message, true);
+    $("invite-box").hidden = false;
+    $("online").dataset.state = "ready";
+    showLobby().catch(() => {});
   }
 }
 
-/** Who invites, to what ("Ann (1500) invites you to a Bummerl: tompa · rated. "), or "" when it cannot be read. */
+/** What an invitation's link offers a visitor without a name: ``{text, seat, withdrawn}``, the text saying
+ *  who invites to what ("Ann (1500) invites you to a Bummerl: tompa · rated. "), who plays it once the seat
+ *  is taken, or that it was withdrawn; ``seat`` true while the seat is free (or the invitation cannot be read). */
 async function invitedBy(code) {
   try {
     const seen = await api(`/api/friends/${encodeURIComponent(code)}`);
     const host = seen.host ? `${seen.host.name} (${seen.host.rating})` : "Somebody";
-    if (seen.withdrawn) return `${seen.host ? seen.host.name : "The host"} has withdrawn this invitation. `;
-    return `${host} invites you to a Bummerl: ${seen.rules_text} · ${seen.rated ? "rated" : "unrated"}. `;
+    if (seen.withdrawn) return { text: `${seen.host ? seen.host.name : "The host"} has withdrawn this invitation. `, seat: false, withdrawn: true };
+    if (!seen.seat_free) return { text: `${seen.players[0]} and ${seen.players[1]} play this Bummerl (${seen.rules_text}). `, seat: false };
+    return { seat: true, text: `${host} invites you to a Bummerl: ${seen.rules_text} · ${seen.rated ? "rated" : "unrated"}. ` };
   } catch {
-    return "";  // joining says what is wrong with the invitation
+    return { seat: true, text: "" };  // joining says what is wrong with the invitation
   }
 }
 
@@ -330,7 +342,11 @@ async function start() {
     $("name-box").hidden = false;
     $("online").dataset.state = "name";
     $("name").focus();
-    if (invite) status(`${await invitedBy(invite)}Choose a name to take the free seat (or to watch).`);
+    if (invite) {  // what the link offers: the free seat, watching, or nothing (withdrawn)
+      const seen = await invitedBy(invite);
+      status(seen.text + (seen.seat ? "Choose a name to take the free seat (or to watch)."
+        : seen.withdrawn ? "Choose a name to make your own invitation." : "Choose a name to watch."));
+    }
     return;
   }
   if (invite) {
@@ -339,8 +355,14 @@ async function start() {
     $("invite-box").hidden = false;
     $("online").dataset.state = "ready";
     await showLobby();
+    // The lobby is asked again while the page is shown: an invitation taken or withdrawn elsewhere leaves it.
+    setInterval(() => {
+      if (!document.hidden && ["ready", "invited"].includes($("online").dataset.state)) showLobby().catch(() => {});
+    }, LOBBY_POLL_MS);
   }
 }
+
+const LOBBY_POLL_MS = 15_000;
 
 $("name-form").addEventListener("submit", chooseName);
 $("invite-form").addEventListener("submit", createInvitation);

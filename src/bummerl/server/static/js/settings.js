@@ -57,7 +57,7 @@ export function forgetGame(id) {
  * resolves to the server's {id, seat, token, url} of the new game (seats swapped), remembered here. */
 export async function askRematch(invite) {
   const player = read("bummerl.player", null);
-  if (!player || !player.key) throw new Error("this browser has no player name: ask on the friend page");
+  if (!player || !player.key) throw new Error("this browser has no player name: ask for it in the browser you played in");
   const response = await fetch(`/api/friends/${encodeURIComponent(invite)}/rematch`, {
     method: "POST", headers: { "Content-Type": "application/json", "X-Player-Key": player.key }, body: "{}",
   });
