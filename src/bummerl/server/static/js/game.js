@@ -61,7 +61,10 @@ async function token() {
 async function connect() {
   const t = await token();
   if (!t) {
-    setStatus("This game is not open in this browser.", true);
+    // (a play-test opened a friend game's address in another browser: an empty table "against the Computer")
+    setStatus("This game is not open in this browser: a game with a friend opens from its invitation link "
+      + "(or /friend) in the browser you played in.", true);
+    $("opponent-name").textContent = $("sheet-opp").textContent = "";
     $("game").setAttribute("aria-busy", "false");
     return;
   }
