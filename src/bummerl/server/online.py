@@ -326,6 +326,14 @@ def _error(reason: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
 
 
+def _refused(err: BummerlError, otherwise: int = 400) -> JSONResponse:
+    """A refusal's answer, its status by the error's type: a limit 429, a taken name or a store that cannot
+    be written 409, no such thing 404, not yours 403; any other refusal ``otherwise``."""
+    status = (429 if isinstance(err, LimitReached) else 409 if isinstance(err, NameTaken | StoreError)
+              else 404 if isinstance(err, NotFound) else 403 if isinstance(err, Forbidden) else otherwise)
+    return _error(str(err), status)
+
+
 def _forget(sends: list[Any], send: Any) -> None:
     """Take ``send`` out of a game's spectators or chatters (if it is still there)."""
     with contextlib.suppress(ValueError):
@@ -372,10 +380,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
         try:
             body = await _body(request)
             player, key = await hub().run_admin(online().players.register, body.get("name"))
-        except (NameTaken, StoreError) as err:  # (a store that cannot be written: 409)
-            return _error(str(err), 409)
         except BummerlError as err:
-            return _error(str(err))
+            return _refused(err)
         return JSONResponse({**player.to_json(), "key": key}, status_code=201)
 
     async def me(request: Request) -> Response:
@@ -435,12 +441,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             spectators = check_spectators(body.get("spectators", "public"))
             game, token = await online().create(player, rules, cards=cards, rated=rated, public=public,
                                                 clock=clock, spectators=spectators)
-        except LimitReached as err:
-            return _error(str(err), 429)
-        except StoreError as err:
-            return _error(str(err), 409)
         except BummerlError as err:
-            return _error(str(err))
+            return _refused(err)
         return JSONResponse(seat_answer(request, game.friend, 0, token), status_code=201)
 
     async def join(request: Request) -> Response:
@@ -449,12 +451,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error("choose a name first (unknown player key)", 401)
         try:
             friend, seat, token = await online().join(request.path_params["invite"], player)
-        except LimitReached as err:
-            return _error(str(err), 429)
-        except StoreError as err:
-            return _error(str(err), 409)
         except BummerlError as err:
-            return _error(str(err), 404)
+            return _refused(err, 404)  # (a withdrawn invitation)
         return JSONResponse(seat_answer(request, friend, seat, token))
 
     async def rematch(request: Request) -> Response:
@@ -463,16 +461,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error("choose a name first (unknown player key)", 401)
         try:
             friend, seat, token = await online().rematch(request.path_params["invite"], player)
-        except LimitReached as err:
-            return _error(str(err), 429)
-        except StoreError as err:
-            return _error(str(err), 409)
-        except NotFound as err:
-            return _error(str(err), 404)
-        except Forbidden as err:
-            return _error(str(err), 403)
         except BummerlError as err:
-            return _error(str(err))
+            return _refused(err)
         return JSONResponse(seat_answer(request, friend, seat, token))
 
     async def has_chat(request: Request) -> Response:
@@ -556,12 +546,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             return _error("choose a name first (unknown player key)", 401)
         try:
             await online().withdraw(request.path_params["invite"], player)
-        except NotFound as err:
-            return _error(str(err), 404)
-        except Forbidden as err:
-            return _error(str(err), 403)
-        except BummerlError as err:  # (a StoreError too) the seat is taken: there is a Bummerl to resign
-            return _error(str(err), 409)
+        except BummerlError as err:
+            return _refused(err, 409)  # (the seat is taken: there is a Bummerl to resign)
         return JSONResponse({"withdrawn": True})
 
     async def seat_call(request: Request, call: Callable[[FriendTable, int], Awaitable[End]]) -> Response:
@@ -584,10 +570,8 @@ def online_routes(online: Callable[[], Online]) -> list[BaseRoute]:
                 end = await call(game, seat)
             finally:
                 hub().put_away(game)  # brought back just for this call (nobody here): let it go again
-        except StoreError as err:
-            return _error(str(err), 409)
         except BummerlError as err:
-            return _error(str(err), 409)
+            return _refused(err, 409)
         return JSONResponse(end.to_json(game.names()))
 
     async def lobby(request: Request) -> Response:
