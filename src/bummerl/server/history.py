@@ -202,7 +202,7 @@ def history_routes(online: Callable[[], Online]) -> list[BaseRoute]:
             stored = await asyncio.to_thread(load, friend.game_id)
         except StoreError as err:
             return JSONResponse({"error": str(err)}, status_code=409)
-        withdrawn = friend.players[1] is None and stored.state != "playing"  # (Online.withdraw)
+        withdrawn = players.withdrawn(friend.game_id)
         return JSONResponse({
             "id": friend.game_id, "host": None if host is None else host.to_json(),
             "players": list(online().names_of(friend)), "withdrawn": withdrawn,

@@ -144,6 +144,9 @@ _FRIEND_COLUMNS = ("game_id, invite, player0, player1, rated, rated_done, public
 _FRIEND_COLUMNS_OF_F = ", ".join("f." + c for c in _FRIEND_COLUMNS.split(", "))  # (joined with games g)
 #: The state of a stored game that is not over (bound as a parameter: the store names the states).
 _PLAYING: State = "playing"
+#: A friend game (``f``, joined with its stored game ``g``) whose host withdrew the invitation before anybody
+#: took the seat: stored as no longer playing with its seat still free (one ``?``: :data:`_PLAYING`).
+_WITHDRAWN = "(f.player1 IS NULL AND g.state != ?)"
 #: Open invitations (nobody has taken the other seat yet) a player may have at once.
 MAX_OPEN_INVITATIONS = 5
 
@@ -219,7 +222,7 @@ class Players:
         """True when this friend game's invitation was taken back by its host before anybody took the seat
         (:meth:`~bummerl.server.online.Online.withdraw`: stored as abandoned with its seat still free)."""
         return bool(self._query("SELECT 1 FROM web_friend_games f JOIN games g ON g.id = f.game_id "
-                                "WHERE f.game_id = ? AND f.player1 IS NULL AND g.state != ?",
+                                f"WHERE f.game_id = ? AND {_WITHDRAWN}",
                                 (game_id, _PLAYING)))
 
     def is_rematch(self, game_id: str) -> bool:
@@ -254,7 +257,7 @@ class Players:
         rows = self._query(f"SELECT {_FRIEND_COLUMNS_OF_F} "
                            "FROM web_friend_games f JOIN games g ON g.id = f.game_id "
                            "WHERE (f.player0 = ? OR f.player1 = ?) "
-                           "AND NOT (f.player1 IS NULL AND g.state != ?) ORDER BY g.updated DESC",
+                           f"AND NOT {_WITHDRAWN} ORDER BY g.updated DESC",
                            (player.id, player.id, _PLAYING))
         return [_friend(r) for r in rows]
 
